@@ -1,0 +1,2 @@
+# arches/: one backend per architecture behind asmpass/arch.h.
+libasmpass_a_SOURCES += arches/x86_64.c

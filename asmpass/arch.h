@@ -1,0 +1,108 @@
+/* The one interface between the generic assembler pass and an architecture.
+ *
+ * The core (asmpass/) owns the stream, the directives and every policy
+ * decision; a backend (arches/<arch>.c) only knows how its instructions are
+ * spelled and which bytes Linux expects.  Shape borrowed from objtool: a
+ * neutral classification of instructions, then one short emitter per job.
+ */
+#ifndef KCFI_ASMPASS_ARCH_H
+#define KCFI_ASMPASS_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asmpass/emit.h"
+
+/* What an instruction statement is, as far as control flow goes. */
+enum insn_class {
+	INSN_OTHER,
+	INSN_CALL,		/* direct call */
+	INSN_JUMP,		/* direct jump, conditional or not */
+	INSN_ICALL,		/* call through a register or memory */
+	INSN_IJUMP,		/* jump through a register or memory */
+	INSN_PREFIX,		/* prefixes alone ("cs"), applying to the next insn */
+};
+
+static inline bool insn_is_indirect(enum insn_class c)
+{
+	return c == INSN_ICALL || c == INSN_IJUMP;
+}
+
+static inline bool insn_is_branch(enum insn_class c)
+{
+	return c != INSN_OTHER && c != INSN_PREFIX;
+}
+
+/* A decoded branch.  Filled by classify(), read back by emit_check() of the
+ * same backend; the core only looks at `cls`. */
+struct kcfi_branch {
+	enum insn_class cls;
+	char reg[8];			/* target register, when the target is one */
+	const char *mem;		/* memory operand text, when the target is one */
+	size_t mem_len;
+	const char *prefix;		/* instruction prefixes as written ("notrack ") */
+	size_t prefix_len;
+	unsigned flags;			/* backend-private */
+};
+
+/* Everything the core knows about one checked call site. */
+struct kcfi_site {
+	uint32_t id;			/* type id, not yet masked */
+	unsigned prefix_nops;		/* M of -fpatchable-function-entry=N,M */
+	unsigned serial;		/* unique per TU, for local label names */
+};
+
+/* Everything the core knows about one function entry. */
+struct kcfi_entry {
+	const char *cfi_sym;		/* "__cfi_<name>", quoted if the name needs it */
+	const char *binding;		/* ".globl", ".weak" or NULL (local) */
+	bool typed;			/* false: alignment padding only */
+	uint32_t id;			/* type id, not yet masked */
+	unsigned align;			/* function alignment in bytes, >= 1 */
+	unsigned prefix_nops;		/* M */
+};
+
+/* Per-TU options that change what a backend emits. */
+struct kcfi_arch_opts {
+	bool cs_prefix;			/* x86: -mindirect-branch-cs-prefix was given */
+};
+
+struct kcfi_arch {
+	const char *name;		/* "x86_64" */
+	/* Does this backend serve TRIPLE's architecture (the part before the
+	 * first '-') with pointers of PTR_BITS? */
+	bool (*serves)(const char *arch, size_t arch_len, unsigned ptr_bits);
+	/* Compile operand patterns; called once, before the first classify(). */
+	int (*init)(void);
+	/* Classify one statement (no label, no comment, no trailing newline). */
+	enum insn_class (*classify)(const char *stmt, size_t len,
+				    struct kcfi_branch *out);
+	/* Replace the branch B (already classified) by check + trap + branch.
+	 * Returns 0, or -1 after setting an error message in E. */
+	int (*emit_check)(struct emitter *e, const struct kcfi_branch *b,
+			  const struct kcfi_site *site,
+			  const struct kcfi_arch_opts *opts);
+	/* Emit what precedes a function entry: type id preamble or padding. */
+	void (*emit_entry)(struct emitter *e, const struct kcfi_entry *f);
+	/* The id as it appears in code: x86 avoids ids that look like ENDBR. */
+	uint32_t (*code_id)(uint32_t id);
+	/* Line comment introducers of this assembler, for statement splitting. */
+	const char *comment;
+	/* Does ".align N" mean 2^N bytes (true) or N bytes (false)? */
+	bool align_pow2;
+	/* Bytes of one patchable-prefix NOP. */
+	unsigned nop_bytes;
+	/* Statements a check occupies when the assembler does not relax branches
+	 * (0: it does, no reservation needed). */
+	unsigned check_statements;
+	/* Data directive for one 32-bit .kcfi_traps entry, or NULL when Linux
+	 * identifies traps without a table. */
+	const char *trap_word;
+};
+
+const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits);
+
+extern const struct kcfi_arch arch_x86_64;
+
+#endif

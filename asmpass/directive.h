@@ -1,0 +1,47 @@
+/* Parsing of the .kcfi_* directives (doc/directives.md). */
+#ifndef KCFI_ASMPASS_DIRECTIVE_H
+#define KCFI_ASMPASS_DIRECTIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "asmpass/stmt.h"
+
+enum kcfi_dir {
+	KD_VERSION,
+	KD_TYPE,
+	KD_FUNC,
+	KD_EXTERN,
+	KD_CALL,
+	KD_CALL_UNCHECKED,
+	KD_CALL_DIRECT,
+	KD_BRANCH_NOCALL,
+	KD_REQUIRE_PLUGIN,
+};
+
+enum { KCFI_MAX_TYPE_ID = 1u << 20 };
+
+struct kcfi_directive {
+	enum kcfi_dir kind;
+	bool has_id;
+	unsigned id;			/* .kcfi_type/.kcfi_func/.kcfi_extern/.kcfi_call */
+	struct slice name;		/* symbol, as written (quotes kept) */
+	struct slice type;		/* .kcfi_type text, between the quotes, escapes kept */
+	size_t type_col;		/* 1-based column of that text in the line */
+	unsigned reserve;		/* .kcfi_call: statements reserved (>= 1) */
+	/* .kcfi_version */
+	unsigned version;
+	struct slice triple;
+	unsigned ptr_bits, long_bits, prefix;
+	bool char_signed;
+};
+
+/* Parse LINE[0..LEN), a line starting (after blanks) with ".kcfi_".
+ * Returns 0, or -1 with *MSG and *COL (1-based) describing the problem. */
+int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
+			 const char **msg, size_t *col);
+
+/* Copy TYPE without its escapes into BUF (at most CAP bytes incl. NUL). */
+size_t kcfi_unescape(struct slice s, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,48 @@
+/* The architecture-neutral parts of emission; see emit.h. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "asmpass/emit.h"
+#include "asmpass/section.h"
+#include "asmpass/sink.h"
+
+void emit(struct emitter *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sink_vprintf(e->sink, fmt, ap);
+	va_end(ap);
+}
+
+void emit_trap_label(struct emitter *e, unsigned serial)
+{
+	emit(e, ".Lkcfi%u_trap:\n", serial);
+}
+
+/* One self-relative 32-bit entry per trap, in a section linked to the code
+ * section, as Linux's is_cfi_trap() and Clang's emitKCFITrapEntry expect.
+ * push/pop leave GNU as's ".previous" state alone. */
+void emit_trap_entry(struct emitter *e, unsigned serial)
+{
+	if (!e->trap_word)
+		return;
+	const struct section *s = e->section;
+	if (s->group && s->group[0])
+		emit(e, "\t.pushsection .kcfi_traps,\"aoG\",@progbits,%s,%s,comdat\n",
+		     s->name, s->group);
+	else
+		emit(e, "\t.pushsection .kcfi_traps,\"ao\",@progbits,%s\n", s->name);
+	emit(e, ".Lkcfi%u_entry:\n\t%s\t.Lkcfi%u_trap-.Lkcfi%u_entry\n\t.popsection\n",
+	     serial, e->trap_word, serial, serial);
+}
+
+int emit_fail(struct emitter *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->error, sizeof(e->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -1,0 +1,23 @@
+/* Finding and running the real GNU assembler. */
+#ifndef KCFI_ASMPASS_GAS_H
+#define KCFI_ASMPASS_GAS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* The real assembler: EXPLICIT (--kcfi-real-as), else $KCFI_REAL_AS, else
+ * NAME searched in $PATH, skipping kcfi-as itself (it is installed as `as`
+ * in a -B directory).  Returns a malloc'd path or NULL (reported). */
+char *gas_locate(const char *explicit_path, const char *name);
+
+/* Start ARGV[0]=PATH with its stdin connected to a pipe; *TO_GAS receives
+ * the write end.  Returns the pid or -1 (reported). */
+pid_t gas_spawn(const char *path, char *const argv[], int *to_gas);
+
+/* Wait for PID; returns an exit status in the shell's convention. */
+int gas_wait(pid_t pid);
+
+/* Stop PID now: our input was rejected, its output must not survive. */
+void gas_kill(pid_t pid);
+
+#endif

@@ -1,0 +1,407 @@
+/* kcfi-as: a drop-in `as` that turns the kcfi plugin's directives into KCFI
+ * preambles, checks and type-id symbols, then runs the real GNU assembler.
+ *
+ * Input without .kcfi_version passes through untouched: when every input is
+ * a named file without any ".kcfi_" text, the real assembler simply runs on
+ * the original command line, so plain .S/.s files see no difference at all.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "asmpass/gas.h"
+#include "asmpass/sink.h"
+#include "asmpass/tu.h"
+
+struct invocation {
+	struct kcfi_options opts;
+	const char *real_as;
+	const char *save;		/* --kcfi-save=FILE ("-": stdout) */
+	bool stats;
+	bool no_assemble;		/* --kcfi-no-assemble: rewrite only */
+	bool version, help;
+	char **gas_argv;		/* argv for the real assembler, without inputs */
+	int gas_argc;
+	char **all_argv;		/* argv for the real assembler, with inputs */
+	int all_argc;
+	const char **inputs;		/* "-" is stdin */
+	int ninputs;
+	const char *output;		/* -o, for cleanup after an error */
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: kcfi-as [kcfi options] [as options] [file...]\n"
+	      "A drop-in GNU as that adds Linux KCFI (-fsanitize=kcfi) to the annotated\n"
+	      "assembly written by GCC with the kcfi plugin (see kcfi-gcc).  Every option\n"
+	      "it does not know goes to the real assembler unchanged.\n\n"
+	      "kcfi options:\n"
+	      "  --kcfi-real-as=PATH        the real assembler (default: $KCFI_REAL_AS, then\n"
+	      "                             `as` in $PATH other than kcfi-as itself)\n"
+	      "  --kcfi-save=FILE           also write the rewritten assembly to FILE (- = stdout)\n"
+	      "  --kcfi-no-assemble         only rewrite; do not run the real assembler\n"
+	      "  --kcfi-stats               print per-TU counts to stderr\n"
+	      "  --kcfi-hash=fnv1a|xxhash64 type-id hash (default fnv1a; xxhash64 = Clang <= 21, rustc)\n"
+	      "  --kcfi-normalize-integers  Clang's integer normalization (Rust-enabled kernels)\n"
+	      "  --kcfi-cs-prefix           x86: cs-prefix retpoline thunk calls\n"
+	      "                             (kcfi-gcc adds it for -mindirect-branch-cs-prefix)\n"
+	      "  --version, --help\n", f);
+}
+
+static char **argv_grow(char **v, int n)
+{
+	char **r = realloc(v, (size_t)(n + 2) * sizeof(*r));
+	if (!r)
+		abort();
+	return r;
+}
+
+static void gas_arg(struct invocation *inv, char *a, bool input)
+{
+	if (!input) {
+		inv->gas_argv = argv_grow(inv->gas_argv, inv->gas_argc);
+		inv->gas_argv[inv->gas_argc++] = a;
+	}
+	inv->all_argv = argv_grow(inv->all_argv, inv->all_argc);
+	inv->all_argv[inv->all_argc++] = a;
+}
+
+/* GNU as options (common and of our targets) whose value may be the next
+ * word; everything else with a dash is self-contained. */
+static bool takes_separate_value(const char *a)
+{
+	static const char *const opts[] = {
+		"-o", "-I", "--defsym", "--MD", "--debug-prefix-map",
+		"--gdwarf-cie-version", "--hash-size", "--listing-lhs-width",
+		"--listing-lhs-width2", "--listing-rhs-width", "--listing-cont-lines",
+		"--size-check", "--elf-stt-common", "--generate-missing-build-notes",
+		"--multibyte-handling",
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!strcmp(a, opts[i]))
+			return true;
+	return false;
+}
+
+static int kcfi_option(struct invocation *inv, const char *a)
+{
+	const char *v;
+	if ((v = strchr(a, '=')) != NULL)
+		v++;
+	if (!strncmp(a, "--kcfi-real-as=", 15))
+		inv->real_as = v;
+	else if (!strncmp(a, "--kcfi-save=", 12))
+		inv->save = v;
+	else if (!strcmp(a, "--kcfi-stats"))
+		inv->stats = true;
+	else if (!strcmp(a, "--kcfi-no-assemble"))
+		inv->no_assemble = true;
+	else if (!strcmp(a, "--kcfi-normalize-integers"))
+		inv->opts.normalize_integers = true;
+	else if (!strcmp(a, "--kcfi-cs-prefix"))
+		inv->opts.cs_prefix = true;
+	else if (!strncmp(a, "--kcfi-hash=", 12)) {
+		if (!strcmp(v, "fnv1a") || !strcmp(v, "FNV-1a"))
+			inv->opts.hash = KCFI_HASH_FNV1A;
+		else if (!strcmp(v, "xxhash64") || !strcmp(v, "xxHash64"))
+			inv->opts.hash = KCFI_HASH_XXHASH64;
+		else {
+			fprintf(stderr, "kcfi-as: unknown hash '%s' (fnv1a or xxhash64)\n", v);
+			return -1;
+		}
+	} else {
+		fprintf(stderr, "kcfi-as: unknown option '%s' (see --help)\n", a);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(struct invocation *inv, int argc, char **argv);
+
+/* @FILE: arguments read from a file, as GCC and GNU as accept them
+ * (white space separates, quotes and backslashes protect). */
+static int expand_response_file(struct invocation *inv, const char *path, int depth)
+{
+	if (depth > 8) {
+		fprintf(stderr, "kcfi-as: @%s: response files nest too deeply\n", path);
+		return -1;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "kcfi-as: @%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	char **words = NULL;
+	int n = 0;
+	char *w = NULL;
+	size_t len = 0, cap = 0;
+	int c, quote = 0;
+	bool inword = false;
+	for (;;) {
+		c = fgetc(f);
+		if (c == EOF || (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))) {
+			if (inword) {
+				if (len + 1 > cap && !(w = realloc(w, cap = cap * 2 + 16)))
+					abort();
+				w[len] = '\0';
+				words = argv_grow(words, n);
+				words[n++] = w;
+				w = NULL;
+				len = cap = 0;
+				inword = false;
+			}
+			if (c == EOF)
+				break;
+			continue;
+		}
+		if (c == '\\') {
+			c = fgetc(f);
+			if (c == EOF)
+				break;
+		} else if (quote && c == quote) {
+			quote = 0;
+			continue;
+		} else if (!quote && (c == '\'' || c == '"')) {
+			quote = c;
+			inword = true;
+			continue;
+		}
+		if (len + 2 > cap && !(w = realloc(w, cap = cap * 2 + 16)))
+			abort();
+		w[len++] = (char)c;
+		inword = true;
+	}
+	fclose(f);
+	if (words)
+		words[n] = NULL;
+	/* The words are kept for the life of the process: argv points into them. */
+	int rc = parse_args(inv, n, words);
+	(void)depth;
+	return rc;
+}
+
+static int parse_args(struct invocation *inv, int argc, char **argv)
+{
+	bool only_inputs = false;
+	for (int i = 0; i < argc; i++) {
+		char *a = argv[i];
+		if (only_inputs || !strcmp(a, "-") || a[0] != '-') {
+			if (!only_inputs && a[0] == '@' && a[1]) {
+				if (expand_response_file(inv, a + 1, 1))
+					return -1;
+				continue;
+			}
+			inv->inputs = realloc(inv->inputs, (size_t)(inv->ninputs + 1) * sizeof(char *));
+			if (!inv->inputs)
+				abort();
+			inv->inputs[inv->ninputs++] = a;
+			gas_arg(inv, a, true);
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_inputs = true;
+			gas_arg(inv, a, false);
+			continue;
+		}
+		if (!strncmp(a, "--kcfi-", 7)) {
+			if (kcfi_option(inv, a))
+				return -1;
+			continue;
+		}
+		if (!strcmp(a, "--version")) {
+			inv->version = true;
+		} else if (!strcmp(a, "--help")) {
+			inv->help = true;
+		} else if (!strncmp(a, "-o", 2)) {
+			inv->output = a[2] ? a + 2 : (i + 1 < argc ? argv[i + 1] : NULL);
+		}
+		gas_arg(inv, a, false);
+		if (takes_separate_value(a) && i + 1 < argc)
+			gas_arg(inv, argv[++i], false);
+	}
+	return 0;
+}
+
+/* Might this file carry directives?  A plain substring scan: cheap, and a
+ * false positive only costs the rewriting pass. */
+static int mentions_kcfi(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	int found = 0;
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && S_ISREG(st.st_mode)) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			found = 1;	/* cannot tell: take the careful path */
+		} else {
+			found = memmem(m, (size_t)st.st_size, ".kcfi_", 6) != NULL;
+			munmap(m, (size_t)st.st_size);
+		}
+	} else if (!S_ISREG(st.st_mode)) {
+		found = 1;	/* a FIFO or device: read it through the pass */
+	}
+	close(fd);
+	return found;
+}
+
+/* The name kcfi-as searches for: `<triple>-as` when installed as
+ * `<triple>-as` or `<triple>-kcfi-as`, plain `as` otherwise. */
+static const char *real_as_name(const char *argv0, char *buf, size_t cap)
+{
+	const char *base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
+	size_t n = strlen(base);
+	const char *k = strstr(base, "-kcfi-as");
+	if (k && k[8] == '\0') {
+		snprintf(buf, cap, "%.*s-as", (int)(k - base), base);
+		return buf;
+	}
+	if (n > 3 && !strcmp(base + n - 3, "-as") && strcmp(base, "kcfi-as") != 0) {
+		snprintf(buf, cap, "%s", base);
+		return buf;
+	}
+	return "as";
+}
+
+static void print_stats(const char *name, const struct tu_stats *s)
+{
+	fprintf(stderr,
+		"kcfi-as: %s: checks=%u unchecked=%u (no_sanitize=%u unprototyped=%u) "
+		"direct=%u nocall=%u preambles=%u padded=%u typeids=%u\n",
+		name, s->checks, s->unchecked_nosan + s->unchecked_noproto, s->unchecked_nosan,
+		s->unchecked_noproto, s->direct, s->nocall, s->preambles, s->padded, s->typeids);
+}
+
+static int open_save(const char *save)
+{
+	if (!save)
+		return -1;
+	if (!strcmp(save, "-"))
+		return 1;
+	int fd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fprintf(stderr, "kcfi-as: --kcfi-save=%s: %s\n", save, strerror(errno));
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct invocation inv = { .opts = { .hash = KCFI_HASH_FNV1A } };
+	char namebuf[256];
+
+	gas_arg(&inv, NULL, false);	/* argv[0], filled below */
+	if (parse_args(&inv, argc - 1, argv + 1))
+		return 1;
+	inv.gas_argv[inv.gas_argc] = NULL;
+	inv.all_argv[inv.all_argc] = NULL;
+
+	if (inv.help) {
+		usage(stdout);
+		fflush(stdout);
+	}
+	if (inv.no_assemble && inv.version) {
+		printf("kcfi-as %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+
+	char *real = NULL;
+	if (!inv.no_assemble) {
+		real = gas_locate(inv.real_as, real_as_name(argv[0], namebuf, sizeof(namebuf)));
+		if (!real)
+			return 1;
+		inv.gas_argv[0] = inv.all_argv[0] = real;
+	}
+
+	if (inv.version || inv.help) {
+		/* The real assembler speaks first: the kernel's as-version.sh reads
+		 * the first line of `as --version`. */
+		pid_t pid = fork();
+		if (pid == 0) {
+			execv(real, inv.all_argv);
+			_exit(127);
+		}
+		int rc = pid > 0 ? gas_wait(pid) : 1;
+		if (inv.version)
+			printf("kcfi-as %s (KCFI assembler pass in front of %s)\n", PACKAGE_VERSION, real);
+		return rc;
+	}
+
+	/* Nothing to rewrite: hand the original command line over. */
+	bool rewrite = inv.ninputs == 0 || inv.save || inv.stats || inv.no_assemble;
+	for (int i = 0; !rewrite && i < inv.ninputs; i++)
+		rewrite = !strcmp(inv.inputs[i], "-") || mentions_kcfi(inv.inputs[i]) != 0;
+	if (!rewrite) {
+		execv(real, inv.all_argv);
+		fprintf(stderr, "kcfi-as: cannot run %s: %s\n", real, strerror(errno));
+		return 127;
+	}
+
+	signal(SIGPIPE, SIG_IGN);
+	int save_fd = open_save(inv.save);
+	if (inv.save && save_fd < 0)
+		return 1;
+	int to_gas = -1;
+	pid_t pid = -1;
+	if (!inv.no_assemble) {
+		pid = gas_spawn(real, inv.gas_argv, &to_gas);
+		if (pid < 0)
+			return 1;
+	}
+
+	struct sink out;
+	sink_init(&out, to_gas, save_fd);
+	struct tu *tu = tu_new(&inv.opts, &out);
+	int rc = 0;
+	const char *stdin_only[] = { "-" };
+	const char **inputs = inv.ninputs ? inv.inputs : stdin_only;
+	int ninputs = inv.ninputs ? inv.ninputs : 1;
+	const char *shown = "{standard input}";
+	for (int i = 0; i < ninputs && !rc; i++) {
+		bool in_stdin = !strcmp(inputs[i], "-");
+		int fd = in_stdin ? 0 : open(inputs[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "kcfi-as: %s: %s\n", inputs[i], strerror(errno));
+			rc = 1;
+			break;
+		}
+		shown = in_stdin ? "{standard input}" : inputs[i];
+		if (tu_feed(tu, fd, shown))
+			rc = 1;
+		if (!in_stdin)
+			close(fd);
+	}
+	if (!rc && tu_finish(tu))
+		rc = 1;
+	if (!rc && inv.stats)
+		print_stats(ninputs == 1 ? shown : "(several inputs)", tu_stats(tu));
+	if (sink_flush(&out) && !rc && inv.save && out.tee_fd < 0)
+		rc = 1;
+	if (save_fd > 1)
+		close(save_fd);
+	tu_free(tu);
+	sink_free(&out);
+
+	if (pid < 0)
+		return rc;
+	if (rc) {
+		/* Refuse: no object may come out of rejected input. */
+		gas_kill(pid);
+		if (inv.output)
+			unlink(inv.output);
+		else
+			unlink("a.out");
+		return rc;
+	}
+	close(to_gas);
+	return gas_wait(pid);
+}

@@ -1,0 +1,234 @@
+/* kcfi-gcc: run GCC with KCFI.
+ *
+ * GCC 12's driver rejects -fsanitize=kcfi, so this wrapper takes it (and
+ * Clang's KCFI spellings) off the command line and puts in their place the
+ * plugin built for that very compiler and a -B directory whose `as` is
+ * kcfi-as.  It does so on compile *and* link lines, because with -flto the
+ * code is generated at link time.  `<triple>-kcfi-gcc` wraps `<triple>-gcc`;
+ * $KCFI_CC overrides the compiler.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct args {
+	char **v;
+	int n;
+};
+
+static void push(struct args *a, const char *s)
+{
+	a->v = realloc(a->v, (size_t)(a->n + 2) * sizeof(char *));
+	if (!a->v)
+		abort();
+	a->v[a->n++] = (char *)s;
+	a->v[a->n] = NULL;
+}
+
+static char *xstrdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xstrdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Run CMD ARG and return the first line of its standard output. */
+static char *capture(const char *cmd, const char *arg)
+{
+	int p[2];
+	if (pipe(p))
+		return NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execlp(cmd, cmd, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	char buf[PATH_MAX];
+	ssize_t n, len = 0;
+	while ((n = read(p[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	close(p[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || len <= 0)
+		return NULL;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return strdup(buf);
+}
+
+/* Filter a -f[no-]sanitize= list: drop "kcfi", report whether it (or "all"
+ * for the negative form) was present, return what is left or NULL. */
+static char *strip_kcfi(const char *list, bool negative, bool *hit)
+{
+	char *copy = strdup(list), *out = calloc(1, strlen(list) + 1), *save;
+	if (!copy || !out)
+		abort();
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(w, "kcfi") || (negative && !strcmp(w, "all")))
+			*hit = true;
+		if (!strcmp(w, "kcfi"))
+			continue;
+		if (*out)
+			strcat(out, ",");
+		strcat(out, w);
+	}
+	free(copy);
+	if (!*out) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+
+	/* <triple>-kcfi-gcc[-N] -> <triple>-gcc[-N]; the triple picks the plugin. */
+	const char *k = strstr(base, "kcfi-");
+	char *cc = getenv("KCFI_CC") ? strdup(getenv("KCFI_CC")) :
+		   k ? xstrdup_printf("%.*s%s", (int)(k - base), base, k + 5) : strdup("gcc");
+	char *triple = NULL;
+	if (k && k > base && k[-1] == '-')
+		triple = xstrdup_printf("%.*s", (int)(k - base - 1), base);
+	else if (getenv("KCFI_CC"))
+		triple = capture(cc, "-dumpmachine");
+	if (!triple)
+		triple = strdup(KCFI_NATIVE_TRIPLE);
+
+	bool enabled = false, normalize = false, cs_prefix = false, assembles = true;
+	const char *hash = NULL;
+	struct args user = { 0 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool hit = false;
+		if (!strncmp(a, "-fsanitize=", 11)) {
+			char *rest = strip_kcfi(a + 11, false, &hit);
+			if (hit)
+				enabled = true;
+			if (rest)
+				push(&user, xstrdup_printf("-fsanitize=%s", rest));
+			continue;
+		}
+		if (!strncmp(a, "-fno-sanitize=", 14)) {
+			char *rest = strip_kcfi(a + 14, true, &hit);
+			if (hit)
+				enabled = false;
+			if (rest)
+				push(&user, xstrdup_printf("-fno-sanitize=%s", rest));
+			continue;
+		}
+		if (!strncmp(a, "-fsanitize-trap=", 16) || !strncmp(a, "-fsanitize-recover=", 19) ||
+		    !strncmp(a, "-fno-sanitize-recover=", 22)) {
+			/* KCFI always traps; keep what the list says about others. */
+			const char *eq = strchr(a, '=') + 1;
+			char *rest = strip_kcfi(eq, false, &hit);
+			if (rest)
+				push(&user, xstrdup_printf("%.*s%s", (int)(eq - a), a, rest));
+			continue;
+		}
+		if (!strncmp(a, "-fsanitize-kcfi-hash=", 21)) {
+			hash = a + 21;
+			if (strcmp(hash, "FNV-1a") && strcmp(hash, "xxHash64")) {
+				fprintf(stderr, "kcfi-gcc: unknown -fsanitize-kcfi-hash '%s' "
+					"(FNV-1a or xxHash64)\n", hash);
+				return 1;
+			}
+			continue;
+		}
+		if (!strcmp(a, "-fsanitize-cfi-icall-experimental-normalize-integers")) {
+			normalize = true;
+			continue;
+		}
+		if (!strcmp(a, "-fsanitize-kcfi-arity")) {
+			fprintf(stderr, "kcfi-gcc: -fsanitize-kcfi-arity is not supported "
+				"(Linux 6.12 decodes only the plain KCFI preamble)\n");
+			return 1;
+		}
+		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
+			cs_prefix = true;
+		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
+		    !strcmp(a, "-M") || !strcmp(a, "-MM"))
+			assembles = false;
+		push(&user, a);
+	}
+
+	struct args out = { 0 };
+	push(&out, cc);
+	if (enabled) {
+		char self[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n < 0) {
+			perror("kcfi-gcc: /proc/self/exe");
+			return 1;
+		}
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+
+		/* From the build tree, the plugin and `as` sit next to us. */
+		char *plugin = getenv("KCFI_PLUGIN") ? strdup(getenv("KCFI_PLUGIN")) :
+			       xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, triple);
+		char *asdir = xstrdup_printf("%s/asmpass/bin", self);
+		if (!getenv("KCFI_PLUGIN") && !exists(plugin)) {
+			free(plugin);
+			plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, triple);
+			free(asdir);
+			asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
+		}
+		if (!exists(plugin)) {
+			fprintf(stderr, "kcfi-gcc: no kcfi plugin for %s at %s "
+				"(was kcfi-as built for this compiler?)\n", triple, plugin);
+			return 1;
+		}
+		push(&out, xstrdup_printf("-fplugin=%s", plugin));
+		push(&out, xstrdup_printf("-B%s/", asdir));
+		if (hash && !strcmp(hash, "xxHash64"))
+			push(&out, "-Wa,--kcfi-hash=xxhash64");
+		if (normalize)
+			push(&out, "-Wa,--kcfi-normalize-integers");
+		if (cs_prefix)
+			push(&out, "-Wa,--kcfi-cs-prefix");
+
+		/* Tell kcfi-as which assembler this compiler would have run. */
+		if (assembles && !getenv("KCFI_REAL_AS")) {
+			char *as = capture(cc, "-print-prog-name=as");
+			if (as && strchr(as, '/'))
+				setenv("KCFI_REAL_AS", as, 1);
+			else if (as && strcmp(as, "as") != 0)
+				setenv("KCFI_REAL_AS", as, 1);
+			free(as);
+		}
+	}
+	for (int i = 0; i < user.n; i++)
+		push(&out, user.v[i]);
+
+	execvp(cc, out.v);
+	fprintf(stderr, "kcfi-gcc: cannot run %s: %s\n", cc, strerror(errno));
+	return 127;
+}

@@ -1,0 +1,37 @@
+# asmpass/: kcfi-as (the assembler pass) and kcfi-gcc (the driver wrapper).
+noinst_LIBRARIES += libasmpass.a
+libasmpass_a_SOURCES += \
+	asmpass/arch.c asmpass/arch.h \
+	asmpass/diag.c asmpass/diag.h \
+	asmpass/directive.c asmpass/directive.h \
+	asmpass/emit.c asmpass/emit.h \
+	asmpass/gas.c asmpass/gas.h \
+	asmpass/section.c asmpass/section.h \
+	asmpass/sink.c asmpass/sink.h \
+	asmpass/stmt.c asmpass/stmt.h \
+	asmpass/tu.c asmpass/tu.h \
+	asmpass/typetab.c asmpass/typetab.h \
+	grammar/asmline.h
+nodist_libasmpass_a_SOURCES = grammar/asmline-lex.c
+
+bin_PROGRAMS += kcfi-as kcfi-gcc
+kcfi_as_SOURCES = asmpass/kcfi-as.c
+kcfi_as_LDADD = libasmpass.a libtypeids.a $(PCRE2_LIBS)
+
+kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c
+kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKCFI_NATIVE_TRIPLE='"$(NATIVE_TRIPLE)"' \
+	-DKCFI_PKGLIBDIR='"$(pkglibdir)"' -DKCFI_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+
+# gcc -B<dir> finds the assembler as <dir>/as: a directory holding only that.
+all-local: asmpass/bin/as
+asmpass/bin/as: kcfi-as$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) asmpass/bin && rm -f $@ && $(LN_S) ../../kcfi-as$(EXEEXT) $@
+CLEANFILES += asmpass/bin/as
+
+install-exec-hook:
+	$(MKDIR_P) '$(DESTDIR)$(pkglibexecdir)/bin'
+	rm -f '$(DESTDIR)$(pkglibexecdir)/bin/as'
+	$(LN_S) '$(bindir)/kcfi-as$(EXEEXT)' '$(DESTDIR)$(pkglibexecdir)/bin/as'
+uninstall-hook:
+	rm -f '$(DESTDIR)$(pkglibexecdir)/bin/as'

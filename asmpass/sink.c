@@ -1,0 +1,154 @@
+/* Buffered output; see sink.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "asmpass/sink.h"
+
+enum { SINK_CHUNK = 256 * 1024 };
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d) {
+			fputs("kcfi-as: out of memory\n", stderr);
+			exit(1);
+		}
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void sink_init(struct sink *s, int fd, int tee_fd)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->tee_fd = tee_fd;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int sink_flush(struct sink *s)
+{
+	if (s->out.len) {
+		if (s->fd >= 0 && !s->broken && write_all(s->fd, s->out.data, s->out.len))
+			s->broken = true;
+		if (s->tee_fd >= 0 && write_all(s->tee_fd, s->out.data, s->out.len)) {
+			perror("kcfi-as: --kcfi-save");
+			s->tee_fd = -1;
+			s->broken = true;
+		}
+		s->out.len = 0;
+	}
+	return s->broken ? -1 : 0;
+}
+
+void sink_write(struct sink *s, const void *p, size_t n)
+{
+	if (s->holding) {
+		buf_append(&s->held, p, n);
+		return;
+	}
+	if (s->out.len + n > SINK_CHUNK)
+		sink_flush(s);
+	if (n > SINK_CHUNK) {
+		/* A huge line: hand it over without another copy. */
+		if (s->fd >= 0 && !s->broken && write_all(s->fd, p, n))
+			s->broken = true;
+		if (s->tee_fd >= 0 && write_all(s->tee_fd, p, n))
+			s->broken = true;
+		return;
+	}
+	buf_append(&s->out, p, n);
+}
+
+void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
+{
+	char tmp[512];
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		sink_write(s, tmp, (size_t)n);
+		return;
+	}
+	/* Only symbol names can make a line this long; rare enough to allocate. */
+	char *big = malloc((size_t)n + 1);
+	if (!big) {
+		fputs("kcfi-as: out of memory\n", stderr);
+		exit(1);
+	}
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	sink_write(s, big, (size_t)n);
+	free(big);
+}
+
+void sink_printf(struct sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sink_vprintf(s, fmt, ap);
+	va_end(ap);
+}
+
+void sink_hold(struct sink *s)
+{
+	s->holding = true;
+	s->held.len = 0;
+}
+
+size_t sink_held_len(const struct sink *s)
+{
+	return s->held.len;
+}
+
+void sink_release(struct sink *s, size_t at, void (*insert)(void *ctx), void *ctx)
+{
+	s->holding = false;
+	if (at > s->held.len)
+		at = s->held.len;
+	sink_write(s, s->held.data, at);
+	if (insert)
+		insert(ctx);
+	sink_write(s, s->held.data + at, s->held.len - at);
+	s->held.len = 0;
+}
+
+void sink_free(struct sink *s)
+{
+	buf_free(&s->out);
+	buf_free(&s->held);
+}

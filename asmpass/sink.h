@@ -1,0 +1,50 @@
+/* Buffered output of the rewritten assembly.
+ *
+ * Everything kcfi-as produces goes through one sink: to the real assembler's
+ * pipe, optionally teed into the --kcfi-save file.  A sink can be switched into
+ * "hold" mode, in which output accumulates in memory until the core decides
+ * where a function's preamble goes (between the function's alignment and its
+ * label); the held bytes are then released in order.
+ */
+#ifndef KCFI_ASMPASS_SINK_H
+#define KCFI_ASMPASS_SINK_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+void buf_append(struct buf *b, const void *p, size_t n);
+void buf_free(struct buf *b);
+
+struct sink {
+	int fd;			/* -1: discard (used by the benchmark) */
+	int tee_fd;		/* -1: none */
+	struct buf out;		/* pending bytes for fd/tee_fd */
+	bool holding;
+	struct buf held;	/* bytes kept back while holding */
+	bool broken;		/* a write failed (the assembler went away) */
+};
+
+void sink_init(struct sink *s, int fd, int tee_fd);
+void sink_write(struct sink *s, const void *p, size_t n);
+void sink_vprintf(struct sink *s, const char *fmt, va_list ap);
+void sink_printf(struct sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Start holding; later writes go to the held buffer. */
+void sink_hold(struct sink *s);
+/* Offset the next write will have inside the held buffer. */
+size_t sink_held_len(const struct sink *s);
+/* Stop holding: emit held[0..at), then call INSERT (which writes normally),
+ * then held[at..).  INSERT may be NULL. */
+void sink_release(struct sink *s, size_t at,
+		  void (*insert)(void *ctx), void *ctx);
+/* Write out everything buffered; returns -1 if the output is broken. */
+int sink_flush(struct sink *s);
+void sink_free(struct sink *s);
+
+#endif

@@ -1,0 +1,117 @@
+/* Statement splitting; see stmt.h. */
+#include "config.h"
+
+#include <string.h>
+
+#include "asmpass/stmt.h"
+
+void slice_trim(struct slice *s)
+{
+	while (s->n && is_blank(s->p[0])) {
+		s->p++;
+		s->n--;
+	}
+	while (s->n && is_blank(s->p[s->n - 1]))
+		s->n--;
+}
+
+bool slice_eq(struct slice s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+bool slice_starts(struct slice s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.n >= n && memcmp(s.p, lit, n) == 0;
+}
+
+static bool is_sym(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$' || c == '@';
+}
+
+bool line_is_compound(const char *p, size_t n)
+{
+	return memchr(p, ';', n) != NULL;
+}
+
+/* Length of the statement at the start of P[0..N): up to ';', a comment or
+ * the end; quoted strings may contain either.  *END is where the next
+ * statement starts (N when the rest is a comment). */
+static size_t statement_span(const char *p, size_t n, const char *comment, size_t *next)
+{
+	size_t clen = comment ? strlen(comment) : 0;
+	bool quoted = false;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (quoted) {
+			if (c == '\\' && i + 1 < n)
+				i++;
+			else if (c == '"')
+				quoted = false;
+			continue;
+		}
+		if (c == '"') {
+			quoted = true;
+		} else if (c == ';' || c == '\n') {
+			*next = i + 1;
+			return i;
+		} else if (clen && c == comment[0] && i + clen <= n &&
+			   memcmp(p + i, comment, clen) == 0) {
+			*next = n;
+			return i;
+		}
+	}
+	*next = n;
+	return n;
+}
+
+bool stmt_next(struct slice *line, const char *comment, struct stmt *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (line->n == 0)
+		return false;
+	size_t next;
+	struct slice t = { line->p, statement_span(line->p, line->n, comment, &next) };
+	line->p += next;
+	line->n -= next;
+	slice_trim(&t);
+	out->text = t;
+	if (t.n == 0) {
+		out->kind = STMT_EMPTY;
+		return true;
+	}
+
+	/* A label: a symbol (or a quoted name) immediately followed by ':'. */
+	size_t i = 0;
+	if (t.p[0] == '"') {
+		const char *q = memchr(t.p + 1, '"', t.n - 1);
+		if (q)
+			i = (size_t)(q - t.p) + 1;
+	} else {
+		while (i < t.n && is_sym(t.p[i]))
+			i++;
+	}
+	if (i > 0 && i < t.n && t.p[i] == ':') {
+		out->kind = STMT_LABEL;
+		out->name = (struct slice){ t.p, i };
+		out->text = (struct slice){ t.p, i + 1 };
+		/* Whatever follows the colon is the next statement. */
+		size_t used = (size_t)(t.p + i + 1 - (line->p - next));
+		line->p -= next - used;
+		line->n += next - used;
+		return true;
+	}
+	if (t.p[0] == '.' && i > 1) {
+		out->kind = STMT_DIRECTIVE;
+		out->name = (struct slice){ t.p + 1, i - 1 };
+		out->args = (struct slice){ t.p + i, t.n - i };
+		slice_trim(&out->args);
+		return true;
+	}
+	out->kind = STMT_INSN;
+	return true;
+}

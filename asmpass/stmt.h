@@ -1,0 +1,45 @@
+/* Splitting assembly lines into statements and picking statements apart.
+ * Everything works on (pointer, length) slices of the line: no copies. */
+#ifndef KCFI_ASMPASS_STMT_H
+#define KCFI_ASMPASS_STMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct slice {
+	const char *p;
+	size_t n;
+};
+
+enum stmt_kind {
+	STMT_EMPTY,
+	STMT_LABEL,		/* "name:" (the name in `name`) */
+	STMT_DIRECTIVE,		/* ".name args" (name without the dot) */
+	STMT_INSN,		/* anything else: an instruction or an equate */
+};
+
+struct stmt {
+	enum stmt_kind kind;
+	struct slice text;	/* whole statement, trimmed */
+	struct slice name;	/* label name / directive name */
+	struct slice args;	/* directive operands, trimmed */
+};
+
+static inline bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
+}
+
+void slice_trim(struct slice *s);
+bool slice_eq(struct slice s, const char *lit);
+bool slice_starts(struct slice s, const char *lit);
+
+/* Take the next statement off LINE (advancing it).  COMMENT is the
+ * assembler's in-line comment introducer ("#", "//"); strings are respected.
+ * A label ends a statement.  Returns false when LINE is exhausted. */
+bool stmt_next(struct slice *line, const char *comment, struct stmt *out);
+
+/* Does LINE hold more than one statement?  Fast path for the common case. */
+bool line_is_compound(const char *p, size_t n);
+
+#endif

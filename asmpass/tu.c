@@ -1,0 +1,706 @@
+/* The translation-unit state machine; see tu.h and doc/directives.md.
+ *
+ * Every input line is copied to the sink unchanged, except:
+ *  - .kcfi_* directive lines, consumed (replaced by an empty line so the
+ *    assembler's line numbers stay those of the input);
+ *  - an annotated indirect branch, replaced by the backend's check sequence;
+ *  - between .kcfi_func and the function's label, output is held back so the
+ *    preamble can be placed after the alignment and before the prefix NOPs.
+ * After any text that adds lines, a "# N "file"" marker resynchronises the
+ * assembler's idea of the line number with the input's.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmpass/arch.h"
+#include "asmpass/diag.h"
+#include "asmpass/directive.h"
+#include "asmpass/section.h"
+#include "asmpass/sink.h"
+#include "asmpass/stmt.h"
+#include "asmpass/tu.h"
+#include "asmpass/typetab.h"
+#include "grammar/asmline.h"
+
+struct pending_call {
+	bool active;
+	enum kcfi_dir kind;
+	unsigned id;
+	unsigned reserve;
+	unsigned long line;
+};
+
+struct pending_func {
+	bool active;
+	struct buf name;	/* as written, NUL-terminated */
+	bool typed;
+	unsigned id;
+	unsigned long line;
+	unsigned align;
+	const char *binding;
+	bool prefix_seen;	/* the .LPFE label of GCC's patchable prefix */
+	size_t prefix_off;	/* where it starts in the held output */
+	unsigned long prefix_line;
+	unsigned nops;		/* NOPs after that label */
+};
+
+struct tu {
+	struct kcfi_options opts;
+	struct sink *out;
+	struct diag_loc loc;
+	bool in_app;
+	bool failed;
+
+	bool instrumented;
+	const struct kcfi_arch *arch;
+	struct kcfi_arch_opts arch_opts;
+	struct kcfi_typeid_opts type_opts;
+	unsigned prefix_nops;
+	bool require_plugin;
+	unsigned long require_line;
+
+	struct typetab types;
+	struct section_state sec;
+	struct pending_call call;
+	struct buf call_prefix;		/* a prefix line ("cs") seen after it */
+	struct pending_func func;
+	unsigned serial;
+	struct buf scratch;
+	struct tu_stats stats;
+};
+
+static int fail(struct tu *t, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct tu *t, size_t col, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct diag_loc at = t->loc;
+	at.col = col;
+	diag_error(&at, "%s", msg);
+	t->failed = true;
+	return -1;
+}
+
+struct tu *tu_new(const struct kcfi_options *opts, struct sink *out)
+{
+	struct tu *t = calloc(1, sizeof(*t));
+	if (!t)
+		abort();
+	t->opts = *opts;
+	t->out = out;
+	section_state_init(&t->sec);
+	return t;
+}
+
+void tu_free(struct tu *t)
+{
+	if (!t)
+		return;
+	typetab_free(&t->types);
+	section_state_free(&t->sec);
+	buf_free(&t->func.name);
+	buf_free(&t->scratch);
+	buf_free(&t->call_prefix);
+	free(t);
+}
+
+bool tu_instrumented(const struct tu *t)
+{
+	return t->instrumented;
+}
+
+const struct tu_stats *tu_stats(const struct tu *t)
+{
+	return &t->stats;
+}
+
+static void put(struct tu *t, const char *p, size_t n)
+{
+	sink_write(t->out, p, n);
+}
+
+/* The next input line is line N again, whatever we inserted. */
+static void resync(struct tu *t, unsigned long n)
+{
+	sink_printf(t->out, "# %lu \"%s\"\n", n, t->loc.file);
+}
+
+/* Strip the quotes a symbol may be written with. */
+static struct slice unquoted(struct slice s)
+{
+	if (s.n >= 2 && s.p[0] == '"' && s.p[s.n - 1] == '"')
+		return (struct slice){ s.p + 1, s.n - 2 };
+	return s;
+}
+
+static bool same_symbol(struct slice a, struct slice b)
+{
+	a = unquoted(a);
+	b = unquoted(b);
+	return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
+}
+
+/* PREFIX + NAME as a symbol, quoted if NAME had to be; kept in t->scratch. */
+static const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name)
+{
+	bool quoted = name.n >= 2 && name.p[0] == '"';
+	struct slice bare = unquoted(name);
+	t->scratch.len = 0;
+	if (quoted)
+		buf_append(&t->scratch, "\"", 1);
+	buf_append(&t->scratch, prefix, strlen(prefix));
+	buf_append(&t->scratch, bare.p, bare.n);
+	if (quoted)
+		buf_append(&t->scratch, "\"", 1);
+	buf_append(&t->scratch, "", 1);
+	return t->scratch.data;
+}
+
+static const char *dir_name(enum kcfi_dir k)
+{
+	static const char *const names[] = {
+		[KD_VERSION] = ".kcfi_version", [KD_TYPE] = ".kcfi_type",
+		[KD_FUNC] = ".kcfi_func", [KD_EXTERN] = ".kcfi_extern",
+		[KD_CALL] = ".kcfi_call", [KD_CALL_UNCHECKED] = ".kcfi_call_unchecked",
+		[KD_CALL_DIRECT] = ".kcfi_call_direct",
+		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
+		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
+	};
+	return names[k];
+}
+
+/* ---- .kcfi_* directives ------------------------------------------------ */
+
+static int on_version(struct tu *t, const struct kcfi_directive *d)
+{
+	if (t->instrumented)
+		return fail(t, 0, "duplicate .kcfi_version");
+	char triple[128];
+	size_t n = d->triple.n < sizeof(triple) - 1 ? d->triple.n : sizeof(triple) - 1;
+	memcpy(triple, d->triple.p, n);
+	triple[n] = '\0';
+	t->arch = arch_for_triple(triple, d->ptr_bits);
+	if (!t->arch)
+		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers",
+			    triple, d->ptr_bits);
+	t->instrumented = true;
+	t->prefix_nops = d->prefix;
+	t->arch_opts.cs_prefix = t->opts.cs_prefix;
+	t->type_opts.hash = t->opts.hash;
+	t->type_opts.normalize_integers = t->opts.normalize_integers;
+	t->type_opts.model.ptr_bits = (unsigned char)d->ptr_bits;
+	t->type_opts.model.long_bits = (unsigned char)d->long_bits;
+	t->type_opts.model.char_signed = d->char_signed;
+	return 0;
+}
+
+static int on_type(struct tu *t, const struct kcfi_directive *d)
+{
+	char stack[1024];
+	char *text = d->type.n < sizeof(stack) ? stack : malloc(d->type.n + 1);
+	if (!text)
+		abort();
+	size_t len = kcfi_unescape(d->type, text, d->type.n + 1);
+	struct kcfi_type_error err;
+	int rc = typetab_define(&t->types, d->id, text, len, &t->type_opts, &err);
+	if (text != stack)
+		free(text);
+	if (rc)
+		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+	return 0;
+}
+
+static const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d)
+{
+	const struct type_entry *e = typetab_get(&t->types, d->id);
+	if (!e)
+		fail(t, 0, "%s refers to type %u, which no .kcfi_type defined", dir_name(d->kind), d->id);
+	return e;
+}
+
+static bool clang_allows_typeid_name(struct slice s)
+{
+	/* CodeGenModule::allowKCFIIdentifier: only [A-Za-z0-9_.]. */
+	if (s.n && s.p[0] == '"')
+		return false;
+	for (size_t i = 0; i < s.n; i++) {
+		char c = s.p[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.'))
+			return false;
+	}
+	return s.n > 0;
+}
+
+static int on_extern(struct tu *t, const struct kcfi_directive *d)
+{
+	const struct type_entry *e = need_type(t, d);
+	if (!e)
+		return -1;
+	if (!clang_allows_typeid_name(d->name)) {
+		t->stats.typeids_skipped++;
+		return 0;
+	}
+	/* The value is what code compares against, so on x86 it is masked like
+	 * every preamble and call site (SYM_TYPED_FUNC_START puts it in one). */
+	uint32_t v = t->arch->code_id ? t->arch->code_id(e->id) : e->id;
+	sink_printf(t->out, "\t.weak\t__kcfi_typeid_%.*s\n\t.set\t__kcfi_typeid_%.*s, %u\n",
+		    (int)d->name.n, d->name.p, (int)d->name.n, d->name.p, v);
+	t->stats.typeids++;
+	return 1;
+}
+
+static int on_func(struct tu *t, const struct kcfi_directive *d)
+{
+	if (t->func.active)
+		return fail(t, 0, ".kcfi_func %s (line %lu) was not followed by its definition",
+			    t->func.name.data, t->func.line);
+	if (d->has_id && !need_type(t, d))
+		return -1;
+	struct pending_func *f = &t->func;
+	f->name.len = 0;
+	buf_append(&f->name, d->name.p, d->name.n);
+	buf_append(&f->name, "", 1);
+	f->active = true;
+	f->typed = d->has_id;
+	f->id = d->has_id ? typetab_get(&t->types, d->id)->id : 0;
+	f->line = t->loc.line;
+	f->align = 1;
+	f->binding = NULL;
+	f->prefix_seen = false;
+	f->nops = 0;
+	sink_hold(t->out);
+	return 0;
+}
+
+static int on_call(struct tu *t, const struct kcfi_directive *d)
+{
+	if (d->kind == KD_CALL && !need_type(t, d))
+		return -1;
+	t->call_prefix.len = 0;
+	t->call = (struct pending_call){
+		.active = true, .kind = d->kind, .id = d->id,
+		.reserve = d->reserve, .line = t->loc.line,
+	};
+	return 0;
+}
+
+static int kcfi_line(struct tu *t, const char *p, size_t n)
+{
+	struct kcfi_directive d;
+	const char *msg;
+	size_t col;
+	if (kcfi_directive_parse(p, n, &d, &msg, &col))
+		return fail(t, col, "%s", msg);
+	if (d.kind != KD_VERSION && d.kind != KD_REQUIRE_PLUGIN && !t->instrumented)
+		return fail(t, 0, "%s before .kcfi_version", dir_name(d.kind));
+	if (t->call.active)
+		return fail(t, 0, "%s between %s (line %lu) and the branch it annotates",
+			    dir_name(d.kind), dir_name(t->call.kind), t->call.line);
+
+	int rc = 0;
+	switch (d.kind) {
+	case KD_VERSION:
+		rc = on_version(t, &d);
+		if (!rc) {
+			/* Name the input for the assembler's own messages. */
+			resync(t, t->loc.line + 1);
+			return 0;
+		}
+		break;
+	case KD_TYPE:
+		rc = on_type(t, &d);
+		break;
+	case KD_FUNC:
+		rc = on_func(t, &d);
+		break;
+	case KD_EXTERN:
+		rc = on_extern(t, &d);
+		if (rc > 0) {
+			resync(t, t->loc.line + 1);
+			return 0;
+		}
+		break;
+	case KD_CALL:
+	case KD_CALL_UNCHECKED:
+	case KD_CALL_DIRECT:
+	case KD_BRANCH_NOCALL:
+		rc = on_call(t, &d);
+		break;
+	case KD_REQUIRE_PLUGIN:
+		if (!t->require_plugin)
+			t->require_line = t->loc.line;
+		t->require_plugin = true;
+		break;
+	}
+	if (rc)
+		return -1;
+	put(t, "\n", 1);
+	return 0;
+}
+
+/* ---- function entries -------------------------------------------------- */
+
+struct entry_ctx {
+	struct tu *t;
+	const struct kcfi_entry *e;
+	unsigned long resume_line;
+};
+
+static void insert_entry(void *p)
+{
+	struct entry_ctx *c = p;
+	struct emitter em = { .sink = c->t->out, .section = &c->t->sec.cur,
+			      .trap_word = c->t->arch->trap_word };
+	c->t->arch->emit_entry(&em, c->e);
+	resync(c->t, c->resume_line);
+}
+
+/* The label of the pending function: release what was held back, with the
+ * preamble at the right place. */
+static int finish_entry(struct tu *t)
+{
+	struct pending_func *f = &t->func;
+	unsigned nops = f->prefix_seen ? f->nops : 0;
+	if (nops != t->prefix_nops)
+		return fail(t, 0, "%s has %u patchable prefix NOPs, but callers in this "
+			    "translation unit assume %u (-fpatchable-function-entry)",
+			    f->name.data, nops, t->prefix_nops);
+	struct slice name = { f->name.data, f->name.len - 1 };
+	struct kcfi_entry e = {
+		.cfi_sym = prefixed_symbol(t, "__cfi_", name),
+		.binding = f->binding,
+		.typed = f->typed,
+		.id = f->id,
+		.align = f->align,
+		.prefix_nops = t->prefix_nops,
+	};
+	struct entry_ctx c = { t, &e, f->prefix_seen ? f->prefix_line : t->loc.line };
+	size_t at = f->prefix_seen ? f->prefix_off : sink_held_len(t->out);
+	sink_release(t->out, at, insert_entry, &c);
+	if (f->typed)
+		t->stats.preambles++;
+	else
+		t->stats.padded++;
+	f->active = false;
+	return 0;
+}
+
+static unsigned parse_align(const struct tu *t, struct stmt *s)
+{
+	unsigned long v = strtoul(s->args.p, NULL, 0);
+	if (slice_eq(s->name, "p2align") || (slice_eq(s->name, "align") && t->arch->align_pow2))
+		return v <= 30 ? 1u << v : 1;
+	return v >= 1 && v <= (1ul << 30) ? (unsigned)v : 1;
+}
+
+/* ---- statements -------------------------------------------------------- */
+
+static bool is_debug_directive(struct slice name)
+{
+	return slice_eq(name, "loc") || slice_eq(name, "loc_mark_labels") ||
+	       slice_starts(name, "cfi_");
+}
+
+static int on_label(struct tu *t, struct stmt *s)
+{
+	if (t->call.active)
+		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
+			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	if (!t->func.active)
+		return 0;
+	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
+	if (same_symbol(s->name, fname))
+		return finish_entry(t);
+	if (!t->func.prefix_seen && slice_starts(s->name, ".LPFE")) {
+		t->func.prefix_seen = true;
+		t->func.prefix_off = sink_held_len(t->out);
+		t->func.prefix_line = t->loc.line;
+	}
+	return 0;
+}
+
+static int on_directive(struct tu *t, struct stmt *s)
+{
+	if (t->call.active && !is_debug_directive(s->name))
+		return fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
+			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	const char *msg;
+	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
+	if (r < 0)
+		return fail(t, 0, "%s", msg);
+	if (r > 0 || !t->instrumented)
+		return 0;
+	if (slice_eq(s->name, "intel_syntax"))
+		return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
+	if (!t->func.active)
+		return 0;
+	if (slice_eq(s->name, "p2align") || slice_eq(s->name, "balign") || slice_eq(s->name, "align")) {
+		unsigned a = parse_align(t, s);
+		if (a > t->func.align)
+			t->func.align = a;
+	} else if (slice_eq(s->name, "globl") || slice_eq(s->name, "global") ||
+		   slice_eq(s->name, "weak")) {
+		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
+		if (same_symbol(s->args, fname))
+			t->func.binding = slice_eq(s->name, "weak") ? ".weak" : ".globl";
+	}
+	return 0;
+}
+
+static const char *class_name(enum insn_class c)
+{
+	switch (c) {
+	case INSN_CALL: return "a direct call";
+	case INSN_JUMP: return "a direct jump";
+	case INSN_ICALL: return "an indirect call";
+	case INSN_IJUMP: return "an indirect jump";
+	default: return "not a branch";
+	}
+}
+
+/* Is S the only statement of LINE? A replaced branch takes its line with it. */
+static bool alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s)
+{
+	struct slice rest = { line, n };
+	struct stmt o;
+	unsigned count = 0;
+	while (stmt_next(&rest, t->arch->comment, &o))
+		if (o.kind != STMT_EMPTY)
+			count++;
+	return count == 1;
+}
+
+/* An annotated branch that stays as it is: put back the prefix line we
+ * held, if any, in front of it. */
+static int pass_branch(struct tu *t, const char *line, size_t n)
+{
+	if (!t->call_prefix.len)
+		return 0;
+	sink_printf(t->out, "\t%.*s\n", (int)t->call_prefix.len, t->call_prefix.data);
+	put(t, line, n);
+	resync(t, t->loc.line + 1);
+	return 1;
+}
+
+/* The annotated instruction.  Returns 1 if it was replaced (emitted here),
+ * 0 if the line passes unchanged, -1 on error. */
+static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *b,
+			const char *line, size_t n)
+{
+	struct pending_call c = t->call;
+	t->call.active = false;
+	bool ok;
+	switch (c.kind) {
+	case KD_CALL_DIRECT:
+		ok = insn_is_branch(b->cls);
+		break;
+	case KD_BRANCH_NOCALL:
+		ok = b->cls == INSN_IJUMP;
+		break;
+	default:
+		ok = insn_is_indirect(b->cls);
+		break;
+	}
+	if (!ok)
+		return fail(t, 0, "%s (line %lu) must annotate %s, but '%.*s' is %s",
+			    dir_name(c.kind), c.line,
+			    c.kind == KD_CALL_DIRECT ? "a call or jump" :
+			    c.kind == KD_BRANCH_NOCALL ? "an indirect jump" : "an indirect branch",
+			    (int)s->text.n, s->text.p, class_name(b->cls));
+
+	switch (c.kind) {
+	case KD_CALL_UNCHECKED:
+		t->stats.unchecked_nosan++;
+		return pass_branch(t, line, n);
+	case KD_CALL_DIRECT:
+		t->stats.direct++;
+		return pass_branch(t, line, n);
+	case KD_BRANCH_NOCALL:
+		t->stats.nocall++;
+		return pass_branch(t, line, n);
+	default:
+		break;
+	}
+
+	const struct type_entry *e = typetab_get(&t->types, c.id);
+	if (e->unprototyped) {
+		/* As Clang: a pointer to T() may hold any function returning T. */
+		t->stats.unchecked_noproto++;
+		return pass_branch(t, line, n);
+	}
+	if (t->arch->check_statements && c.reserve < t->arch->check_statements)
+		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
+			    "needs %u: branch ranges computed by the compiler would be wrong",
+			    c.line, c.reserve, t->arch->name, t->arch->check_statements);
+	if (!alone_on_line(t, line, n, s))
+		return fail(t, 0, "annotated branch '%.*s' shares its line with other statements",
+			    (int)s->text.n, s->text.p);
+
+	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+			      .trap_word = t->arch->trap_word };
+	struct kcfi_site site = { .id = e->id, .prefix_nops = t->prefix_nops,
+				  .serial = t->serial++ };
+	if (t->arch->emit_check(&em, b, &site, &t->arch_opts))
+		return fail(t, 0, "%s", em.error);
+	resync(t, t->loc.line + 1);
+	t->stats.checks++;
+	return 1;
+}
+
+static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
+{
+	if (!t->instrumented)
+		return 0;
+	if (t->func.active) {
+		struct slice w = s->text;
+		if (t->func.prefix_seen && slice_eq(w, "nop")) {
+			t->func.nops++;
+			return 0;
+		}
+		return fail(t, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
+			    (int)s->text.n, s->text.p, t->func.name.data, t->func.line);
+	}
+	struct kcfi_branch b;
+	t->arch->classify(s->text.p, s->text.n, &b);
+	if (t->call.active && b.cls == INSN_PREFIX) {
+		/* Hold it: the check goes between prefix and branch otherwise. */
+		if (!alone_on_line(t, line, n, s))
+			return fail(t, 0, "prefix '%.*s' shares its line with other statements",
+				    (int)s->text.n, s->text.p);
+		if (t->call_prefix.len)
+			buf_append(&t->call_prefix, " ", 1);
+		buf_append(&t->call_prefix, s->text.p, s->text.n);
+		put(t, "\n", 1);
+		return 1;
+	}
+	if (t->call.active && t->call_prefix.len) {
+		/* Classify "prefix branch" as one statement; the buffer keeps the
+		 * joined text while its length still says "prefix only", which is
+		 * what pass_branch() puts back if the branch stays unchanged. */
+		size_t plen = t->call_prefix.len;
+		buf_append(&t->call_prefix, " ", 1);
+		buf_append(&t->call_prefix, s->text.p, s->text.n);
+		struct stmt joined = *s;
+		joined.text = (struct slice){ t->call_prefix.data, t->call_prefix.len };
+		t->call_prefix.len = plen;
+		t->arch->classify(joined.text.p, joined.text.n, &b);
+		int r = on_annotated(t, &joined, &b, line, n);
+		t->call_prefix.len = 0;
+		return r;
+	}
+	if (t->call.active)
+		return on_annotated(t, s, &b, line, n);
+	if (insn_is_indirect(b.cls) && !t->in_app)
+		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
+			    "a branch the plugin did not see", class_name(b.cls),
+			    (int)s->text.n, s->text.p);
+	return 0;
+}
+
+static int statements(struct tu *t, const char *p, size_t n)
+{
+	struct slice rest = { p, n };
+	struct stmt s;
+	const char *comment = t->arch ? t->arch->comment : "#";
+	while (stmt_next(&rest, comment, &s)) {
+		int r = 0;
+		switch (s.kind) {
+		case STMT_EMPTY:
+			continue;
+		case STMT_LABEL:
+			r = on_label(t, &s);
+			break;
+		case STMT_DIRECTIVE:
+			r = on_directive(t, &s);
+			break;
+		case STMT_INSN:
+			r = on_insn(t, &s, p, n);
+			break;
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
+{
+	t->loc.line++;
+	int r = 0;
+	switch (k) {
+	case ASMLINE_APP:
+		t->in_app = true;
+		break;
+	case ASMLINE_NO_APP:
+		t->in_app = false;
+		break;
+	case ASMLINE_MARKER:
+	case ASMLINE_BLANK:
+	case ASMLINE_DEBUG:
+		break;
+	case ASMLINE_KCFI:
+		return kcfi_line(t, p, n);
+	default:
+		r = statements(t, p, n);
+		break;
+	}
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		put(t, p, n);
+	return 0;
+}
+
+int tu_feed(struct tu *t, int fd, const char *name)
+{
+	struct asmline_scanner *sc = asmline_open(fd);
+	t->loc.file = name;
+	t->loc.line = 0;
+	const char *p;
+	size_t n;
+	enum asmline_kind k;
+	int rc = 0;
+	while ((k = asmline_next(sc, &p, &n)) != ASMLINE_EOF) {
+		if (tu_line(t, k, p, n)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc && asmline_read_error(sc)) {
+		diag_error(NULL, "%s: read error", name);
+		rc = -1;
+	}
+	asmline_close(sc);
+	return rc;
+}
+
+int tu_finish(struct tu *t)
+{
+	if (t->call.active) {
+		t->loc.line = t->call.line;
+		return fail(t, 0, "%s at the end of the input: no branch follows it",
+			    dir_name(t->call.kind));
+	}
+	if (t->func.active) {
+		t->loc.line = t->func.line;
+		return fail(t, 0, ".kcfi_func %s: the input ends before its definition",
+			    t->func.name.data);
+	}
+	if (t->require_plugin && !t->instrumented) {
+		t->loc.line = t->require_line;
+		return fail(t, 0, "this code was generated without the kcfi plugin although "
+			    "its source was compiled with -fsanitize=kcfi -flto: add "
+			    "-fsanitize=kcfi to the link command");
+	}
+	return 0;
+}

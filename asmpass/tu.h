@@ -1,0 +1,44 @@
+/* One translation unit flowing through kcfi-as: the state machine that turns
+ * directives into preambles, checks and type-id symbols (doc/directives.md).
+ * All policy lives here; the arch backend only spells instructions. */
+#ifndef KCFI_ASMPASS_TU_H
+#define KCFI_ASMPASS_TU_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "typeids/typeid.h"
+
+struct sink;
+
+struct kcfi_options {
+	enum kcfi_hash hash;
+	bool normalize_integers;
+	bool cs_prefix;			/* x86: -mindirect-branch-cs-prefix */
+};
+
+struct tu_stats {
+	unsigned checks;		/* call sites that got a check */
+	unsigned unchecked_nosan;	/* .kcfi_call_unchecked */
+	unsigned unchecked_noproto;	/* calls through unprototyped pointers */
+	unsigned direct;		/* .kcfi_call_direct */
+	unsigned nocall;		/* .kcfi_branch_nocall */
+	unsigned preambles;		/* typed function entries */
+	unsigned padded;		/* untyped entries (padding only) */
+	unsigned typeids;		/* __kcfi_typeid_ symbols */
+	unsigned typeids_skipped;	/* names Clang would not allow either */
+};
+
+struct tu;
+
+struct tu *tu_new(const struct kcfi_options *opts, struct sink *out);
+/* Process one input (FD is read to its end, not closed).  Returns 0, or -1
+ * after reporting an error; the TU is then unusable. */
+int tu_feed(struct tu *t, int fd, const char *name);
+/* End-of-input checks. Returns 0 or -1 (reported). */
+int tu_finish(struct tu *t);
+bool tu_instrumented(const struct tu *t);
+const struct tu_stats *tu_stats(const struct tu *t);
+void tu_free(struct tu *t);
+
+#endif

@@ -1,0 +1,33 @@
+/* The per-TU table of .kcfi_type definitions: each prototype is parsed,
+ * mangled and hashed once, then referenced by number. */
+#ifndef KCFI_ASMPASS_TYPETAB_H
+#define KCFI_ASMPASS_TYPETAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "typeids/typeid.h"
+
+struct type_entry {
+	bool defined;
+	bool unprototyped;
+	uint32_t id;
+	char *text;		/* for the redefinition check */
+	char *mangled;
+};
+
+struct typetab {
+	struct type_entry *v;
+	size_t cap;
+};
+
+void typetab_free(struct typetab *t);
+/* NULL if ID was never defined. */
+const struct type_entry *typetab_get(const struct typetab *t, unsigned id);
+/* Define ID as TEXT.  Returns 0; or -1 with ERR filled (parse errors carry a
+ * column into TEXT; a conflicting redefinition has column 0). */
+int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
+		   const struct kcfi_typeid_opts *opts, struct kcfi_type_error *err);
+
+#endif

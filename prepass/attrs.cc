@@ -1,0 +1,156 @@
+/* Attributes: teach stock GCC 12 the two spellings KCFI code uses.
+ *
+ * GCC 12 knows neither no_sanitize("kcfi") nor nocf_check without
+ * -fcf-protection: it warns and drops them, so nothing later can recover
+ * them.  Registering the attributes again from a plugin ICEs (they already
+ * exist), so we swap the handler in the existing attribute_spec for a
+ * wrapper that records the fact as a private decl attribute and hands
+ * whatever is left to the stock handler.  The specs live in read-only
+ * relocated data, hence the mprotect.
+ */
+#include "kcfi-plugin.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef tree (*attr_handler) (tree *, tree, tree, int, bool *);
+
+static attr_handler stock_no_sanitize;
+static attr_handler stock_nocf_check;
+
+/* The value of the private attribute NAME in ATTRS, or NULL if absent.  */
+const char *
+kcfi_attr_text (tree attrs, const char *name)
+{
+  tree a = lookup_attribute (name, attrs);
+  if (!a)
+    return NULL;
+  tree v = TREE_VALUE (a);
+  return v ? TREE_STRING_POINTER (TREE_VALUE (v)) : "";
+}
+
+/* ATTRS with NAME set to TEXT, or without NAME if TEXT is NULL.  ATTRS may
+   be shared with other decls or types: the result is a copy, not an edit.  */
+tree
+kcfi_attr_with (tree attrs, const char *name, const char *text)
+{
+  tree list = remove_attribute (name, copy_list (attrs));
+  if (!text)
+    return list;
+  tree value = build_string (strlen (text) + 1, text);
+  return tree_cons (get_identifier (name), build_tree_list (NULL_TREE, value),
+		    list);
+}
+
+static void
+mark_decl (tree decl, const char *name)
+{
+  if (!lookup_attribute (name, DECL_ATTRIBUTES (decl)))
+    DECL_ATTRIBUTES (decl) = tree_cons (get_identifier (name), NULL_TREE,
+					DECL_ATTRIBUTES (decl));
+}
+
+/* Remove "kcfi" from one no_sanitize argument, which may be a
+   comma-separated list.  Returns the remaining list ("" if nothing is
+   left) and sets *FOUND when "kcfi" was there.  */
+static std::string
+without_kcfi (const char *list, bool *found)
+{
+  std::string rest;
+  for (const char *p = list; *p;)
+    {
+      const char *end = strchrnul (p, ',');
+      std::string item (p, end - p);
+      if (item == "kcfi")
+	*found = true;
+      else if (!item.empty ())
+	rest += (rest.empty () ? "" : ",") + item;
+      p = *end ? end + 1 : end;
+    }
+  return rest;
+}
+
+static tree
+no_sanitize_handler (tree *node, tree name, tree args, int flags,
+		     bool *no_add_attrs)
+{
+  if (TREE_CODE (*node) != FUNCTION_DECL)
+    return stock_no_sanitize (node, name, args, flags, no_add_attrs);
+
+  bool found = false;
+  tree rest = NULL_TREE;
+  for (tree a = args; a; a = TREE_CHAIN (a))
+    {
+      tree v = TREE_VALUE (a);
+      if (TREE_CODE (v) == STRING_CST)
+	{
+	  std::string left = without_kcfi (TREE_STRING_POINTER (v), &found);
+	  if (left.empty ())
+	    continue;
+	  v = build_string (left.size () + 1, left.c_str ());
+	}
+      rest = tree_cons (TREE_PURPOSE (a), v, rest);
+    }
+  if (!found)			/* then the stock handler sees the original */
+    return stock_no_sanitize (node, name, args, flags, no_add_attrs);
+
+  mark_decl (*node, KCFI_ATTR_NO_SANITIZE);
+  if (rest)
+    return stock_no_sanitize (node, name, nreverse (rest), flags,
+			      no_add_attrs);
+  *no_add_attrs = true;
+  return NULL_TREE;
+}
+
+/* Without -fcf-protection=branch the stock handler warns and drops the
+   attribute.  Keeping it on the type would change C type compatibility, so
+   record it on the function being declared instead (decl_attributes passes
+   that decl as node[2] when the attribute lands on its type).  */
+static tree
+nocf_check_handler (tree *node, tree name, tree args, int flags,
+		    bool *no_add_attrs)
+{
+  if ((flag_cf_protection & CF_BRANCH)
+      || !FUNC_OR_METHOD_TYPE_P (node[0]))
+    return stock_nocf_check (node, name, args, flags, no_add_attrs);
+  if (node[2] && TREE_CODE (node[2]) == FUNCTION_DECL)
+    mark_decl (node[2], KCFI_ATTR_NOCF);
+  *no_add_attrs = true;
+  return NULL_TREE;
+}
+
+bool
+kcfi_nocf_check_p (tree fndecl)
+{
+  return lookup_attribute (KCFI_ATTR_NOCF, DECL_ATTRIBUTES (fndecl))
+	 || lookup_attribute ("nocf_check",
+			      TYPE_ATTRIBUTES (TREE_TYPE (fndecl)));
+}
+
+static void
+wrap (const char *name, attr_handler wrapper, attr_handler *stock)
+{
+  const attribute_spec *spec = lookup_attribute_spec (get_identifier (name));
+  if (!spec || *stock)
+    return;			/* lto1 has no C attribute tables */
+  attribute_spec *w = const_cast<attribute_spec *> (spec);
+  uintptr_t page = sysconf (_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t) &w->handler & ~(page - 1);
+  uintptr_t hi = (uintptr_t) (&w->handler + 1);
+  /* The page stays writable: restoring "read-only" could fault a neighbour
+     that shares a partial RELRO page and was writable all along.  */
+  if (mprotect ((void *) lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
+    {
+      error ("kcfi: cannot patch the %qs attribute handler: %m", name);
+      return;
+    }
+  *stock = w->handler;
+  w->handler = wrapper;
+}
+
+void
+kcfi_wrap_attribute_handlers (void *, void *)
+{
+  wrap ("no_sanitize", no_sanitize_handler, &stock_no_sanitize);
+  wrap ("nocf_check", nocf_check_handler, &stock_nocf_check);
+}

@@ -1,0 +1,119 @@
+/* GIMPLE passes: give every indirect call its type, and keep the
+ * optimizers from merging calls or functions whose types differ.
+ */
+#include "kcfi-plugin.h"
+#include "basic-block.h"
+#include "function.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+
+#include <vector>
+
+/* The indirect calls of FUN as GCC's IL sees them: no known callee, not
+   internal.  */
+static std::vector<gcall *>
+indirect_calls (function *fun)
+{
+  std::vector<gcall *> calls;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+	if (call && !gimple_call_internal_p (call)
+	    && !gimple_call_fndecl (call))
+	  calls.push_back (call);
+      }
+  return calls;
+}
+
+/* Calls made after tagging (none are expected) read as "<untagged>" here
+   and are refused right after expand.  */
+static std::string
+call_tag (gcall *call)
+{
+  const char *t = kcfi_attr_text (TYPE_ATTRIBUTES (gimple_call_fntype (call)),
+				  KCFI_ATTR_CALL);
+  return t ? t : "<untagged>";
+}
+
+/* A patchable_function_entry attribute whose prefix differs from the TU's
+   moves the entry away from where every caller looks for the type.  */
+static void
+check_patchable_entry (tree fndecl)
+{
+  tree attr = lookup_attribute ("patchable_function_entry",
+				DECL_ATTRIBUTES (fndecl));
+  if (!attr)
+    return;
+  tree args = TREE_VALUE (attr);
+  tree prefix = args ? TREE_CHAIN (args) : NULL_TREE;
+  if ((prefix && tree_fits_uhwi_p (TREE_VALUE (prefix))
+       ? tree_to_uhwi (TREE_VALUE (prefix)) : 0) != kcfi_prefix_nops)
+    error_at (DECL_SOURCE_LOCATION (fndecl),
+	      "%qs attribute cannot be used with %qs",
+	      "patchable_function_entry", "-fsanitize=kcfi");
+}
+
+/* After "cfg", in cc1 only, before any inlining: a call expects the type
+   written where the call is written, and no_sanitize("kcfi") belongs to
+   that body too.  The tag rides on a type-attribute variant of
+   gimple_call_fntype, which inlining, LTO streaming and expand keep.  */
+unsigned
+kcfi_tag_calls (function *fun)
+{
+  check_patchable_entry (fun->decl);
+  bool unchecked = lookup_attribute (KCFI_ATTR_NO_SANITIZE,
+				     DECL_ATTRIBUTES (fun->decl));
+  for (gcall *call : indirect_calls (fun))
+    {
+      tree fntype = gimple_call_fntype (call);
+      if (lookup_attribute (KCFI_ATTR_CALL, TYPE_ATTRIBUTES (fntype)))
+	continue;
+      location_t loc = gimple_location (call);
+      if (loc == UNKNOWN_LOCATION)
+	loc = DECL_SOURCE_LOCATION (fun->decl);
+      std::string tag = unchecked ? "" : kcfi_type_name (fntype, loc);
+      tree attrs = kcfi_attr_with (TYPE_ATTRIBUTES (fntype), KCFI_ATTR_CALL,
+				   tag.c_str ());
+      gimple_call_set_fntype (call,
+			      build_type_attribute_variant (fntype, attrs));
+    }
+  return 0;
+}
+
+/* After "einline": IPA-ICF compares call types loosely (to it all pointer
+   parameters are alike) but demands equal DECL_ATTRIBUTES, so a summary of
+   the call tags there keeps it from folding bodies that check different
+   types.  The function's own type is there already (KCFI_ATTR_FN).  */
+unsigned
+kcfi_summarize_calls (function *fun)
+{
+  std::string all;
+  for (gcall *call : indirect_calls (fun))
+    all += call_tag (call) + "\n";
+  tree attrs = DECL_ATTRIBUTES (fun->decl);
+  const char *old = kcfi_attr_text (attrs, KCFI_ATTR_CALLS);
+  if (all != (old ? old : ""))
+    DECL_ATTRIBUTES (fun->decl)
+      = kcfi_attr_with (attrs, KCFI_ATTR_CALLS,
+			all.empty () ? NULL : all.c_str ());
+  return 0;
+}
+
+/* Before "pre": tail merging (inside pre) compares calls without their
+   fntype and folds differently typed ones.  It reads a global flag, so set
+   that per function: off where calls of several types meet, the
+   function's own setting everywhere else.  */
+unsigned
+kcfi_guard_tail_merge (function *fun)
+{
+  std::vector<gcall *> calls = indirect_calls (fun);
+  bool mixed = false;
+  for (gcall *call : calls)
+    mixed |= call_tag (call) != call_tag (calls[0]);
+  flag_tree_tail_merge = mixed ? 0 : opt_for_fn (fun->decl,
+						 flag_tree_tail_merge);
+  return 0;
+}

@@ -1,0 +1,71 @@
+/* kcfi.so: the GCC side of kcfi-as.
+ *
+ * The plugin tells the assembler pass which C type every function has and
+ * which type every indirect call expects, as directives in the -S output
+ * (doc/directives.md).  It knows GCC's trees and RTL; it knows nothing about
+ * hashes, mangling or instruction sequences.
+ *
+ * The type a call expects is decided once, in cc1, before inlining, and
+ * rides through the optimizers as a private type attribute on
+ * gimple_call_fntype.  Right after expand it becomes a marker in
+ * CALL_INSN_FUNCTION_USAGE, which RTL passes copy faithfully and which keeps
+ * differently typed calls from being merged.  Just before branch shortening
+ * the markers become directives.  plugin.cc has the map of who does what.
+ */
+#ifndef KCFI_PLUGIN_H
+#define KCFI_PLUGIN_H
+
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "diagnostic-core.h"
+#include "cgraph.h"
+#include "output.h"
+
+#include <string>
+
+/* Private attributes.  A space in the name keeps them out of C source;
+   nothing looks up their specs, so they need no registration.  */
+#define KCFI_ATTR_CALL "kcfi call"	/* on a call's fntype: the type it
+					   expects, "" for unchecked */
+#define KCFI_ATTR_FN "kcfi fn"		/* on a decl: its own type */
+#define KCFI_ATTR_CALLS "kcfi calls"	/* on a decl: its calls' types */
+#define KCFI_ATTR_NO_SANITIZE "kcfi no_sanitize"
+#define KCFI_ATTR_NOCF "kcfi nocf_check"
+
+/* plugin.cc */
+extern int kcfi_reserve;		/* -fplugin-arg-kcfi-reserve=K */
+extern unsigned kcfi_prefix_nops;	/* M of -fpatchable-function-entry=N,M */
+bool kcfi_emitting_p (void);
+bool kcfi_types_intact_p (void);
+
+/* attrs.cc */
+void kcfi_wrap_attribute_handlers (void *gcc_data, void *user_data);
+const char *kcfi_attr_text (tree attrs, const char *name);
+tree kcfi_attr_with (tree attrs, const char *name, const char *text);
+bool kcfi_nocf_check_p (tree fndecl);
+
+/* typename.cc: a function type as a C type name (doc/directives.md §4);
+   a type the language cannot express is an error at LOC.  */
+std::string kcfi_type_name (tree fntype, location_t loc);
+const char *kcfi_record_function_type (tree fndecl);
+const char *kcfi_function_type_text (tree fndecl);
+
+/* output.cc: type ids (below KCFI_MAX_TYPE_ID, per output file), names.  */
+#define KCFI_MAX_TYPE_ID (1u << 20)
+unsigned kcfi_intern (const char *text);
+void kcfi_define_type (unsigned id);
+std::string kcfi_symbol (tree decl);
+bool kcfi_wants_preamble (cgraph_node *node, bool early);
+
+/* The passes; plugin.cc wraps and places them.  */
+unsigned kcfi_tag_calls (function *);		/* gimple-passes.cc */
+unsigned kcfi_summarize_calls (function *);
+unsigned kcfi_guard_tail_merge (function *);
+unsigned kcfi_mark_calls (function *);		/* rtl-passes.cc */
+unsigned kcfi_emit_directives (function *);
+
+#endif

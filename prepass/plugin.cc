@@ -1,0 +1,214 @@
+/* kcfi.so: plugin entry, options and the per-unit directives.
+ *
+ * Who does what, and where (cc1: in cc1 only, never in lto1):
+ *
+ *   PLUGIN_ATTRIBUTES          wrap no_sanitize, nocf_check    attrs.cc
+ *   PLUGIN_START_UNIT          .kcfi_version                   here
+ *   after "cfg" (cc1)          tag indirect calls, before any  gimple-passes.cc
+ *                              inlining
+ *   ALL_IPA_PASSES_START (cc1) record function types before    here
+ *                              free_lang_data; LTO guard asm
+ *   after "einline" (cc1)      ICF guard                       gimple-passes.cc
+ *   before "pre"               tail-merge guard                gimple-passes.cc
+ *   after "expand"             call markers                    rtl-passes.cc
+ *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
+ *                              call-site directives
+ *   PLUGIN_FINISH_UNIT         .kcfi_extern                    here
+ *
+ * Every type lto1 prints was computed by cc1 and streamed in an attribute:
+ * lto1's trees have lost typedef names and the identity of char.
+ */
+#include "kcfi-plugin.h"
+#include "plugin-version.h"
+
+int plugin_is_GPL_compatible;
+
+#ifndef KCFI_TARGET_TRIPLE
+#error "build with -DKCFI_TARGET_TRIPLE='\"<triple>\"'"
+#endif
+
+int kcfi_reserve = 1;
+unsigned kcfi_prefix_nops;
+
+/* cc1's --output-pch= file; lto1 has no such symbol, hence weak.  */
+extern const char *pch_file __attribute__ ((weak));
+
+/* Directives go to real assembly only: not to slim LTO objects (IR only),
+   not from WPA, not while writing a PCH (cc1 compiles no functions then,
+   and a .kcfi_version there would describe nothing).  */
+bool
+kcfi_emitting_p (void)
+{
+  bool writing_pch = &pch_file && pch_file;
+  return asm_out_file && !flag_wpa && !writing_pch
+	 && !(flag_generate_lto && !flag_fat_lto_objects);
+}
+
+/* free_lang_data strips the front end's type information only when the
+   IL is going to be streamed.  */
+bool
+kcfi_types_intact_p (void)
+{
+  return !in_lto_p && !flag_generate_lto && !flag_generate_offload;
+}
+
+/* M of -fpatchable-function-entry=N[,M].  */
+static unsigned
+prefix_nops (void)
+{
+  const char *s = flag_patchable_function_entry;
+  const char *comma = s ? strchr (s, ',') : NULL;
+  return comma ? strtoul (comma + 1, NULL, 10) : 0;
+}
+
+static void
+start_unit (void *, void *)
+{
+  kcfi_prefix_nops = prefix_nops ();
+  if (!kcfi_emitting_p ())
+    return;
+  fprintf (asm_out_file,
+	   "\t.kcfi_version 1, \"%s\", ptr=%d, long=%d, char=%s, prefix=%u\n",
+	   KCFI_TARGET_TRIPLE, (int) TYPE_PRECISION (ptr_type_node),
+	   (int) TYPE_PRECISION (long_integer_type_node),
+	   TYPE_UNSIGNED (char_type_node) ? "unsigned" : "signed",
+	   kcfi_prefix_nops);
+}
+
+/* A function whose body this TU emits; extern inline bodies are only
+   there for inlining, the symbol itself lives elsewhere.  */
+static bool
+defined_here_p (cgraph_node *node)
+{
+  return node->definition && !DECL_EXTERNAL (node->decl);
+}
+
+static void
+all_ipa_passes_start (void *, void *)
+{
+  if (in_lto_p)
+    return;
+  /* Fail closed under LTO: this asm travels in the IR to the code
+     generator, and without the plugin there it reaches the assembler
+     without a .kcfi_version, which kcfi-as (and plain as) refuse.  */
+  if (flag_generate_lto)
+    {
+      static const char guard[] = ".kcfi_require_plugin";
+      symtab->finalize_toplevel_asm (build_string (sizeof guard - 1, guard));
+    }
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    {
+      if (node->alias)
+	continue;
+      bool needed = defined_here_p (node) ? kcfi_wants_preamble (node, true)
+					  : node->address_taken;
+      if (needed && !kcfi_attr_text (DECL_ATTRIBUTES (node->decl),
+				     KCFI_ATTR_FN))
+	kcfi_record_function_type (node->decl);
+    }
+}
+
+/* An address-taken function this TU does not define gets .kcfi_extern so
+   that assembly code can find its type as __kcfi_typeid_NAME.  Builtins
+   the user never declared have no symbol to speak of; an LTO partition's
+   neighbours' functions are not external declarations.  */
+static void
+finish_unit (void *, void *)
+{
+  if (!kcfi_emitting_p ())
+    return;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    {
+      tree decl = node->decl;
+      if (node->alias || !node->address_taken || defined_here_p (node)
+	  || node->in_other_partition || DECL_IS_UNDECLARED_BUILTIN (decl)
+	  || fndecl_built_in_p (decl, BUILT_IN_MD))
+	continue;
+      const char *text = kcfi_function_type_text (decl);
+      if (!text)
+	{
+	  error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
+		    "for %qD", decl);
+	  continue;
+	}
+      unsigned id = kcfi_intern (text);
+      kcfi_define_type (id);
+      fprintf (asm_out_file, "\t.kcfi_extern %s, %u\n",
+	       kcfi_symbol (decl).c_str (), id);
+    }
+}
+
+/* A pass that runs FN; T is GIMPLE_PASS or RTL_PASS, BASE its class.  */
+template <opt_pass_type T, typename BASE, unsigned (*FN) (function *)>
+class kcfi_pass : public BASE
+{
+public:
+  kcfi_pass (const char *name, unsigned props)
+    : BASE ({ T, name, OPTGROUP_NONE, TV_NONE, props, 0, 0, 0, 0 }, g) {}
+  unsigned int execute (function *fun) final override { return FN (fun); }
+};
+
+template <opt_pass_type T, typename BASE, unsigned (*FN) (function *)>
+static void
+add_pass (const char *plugin, const char *name, unsigned props,
+	  const char *ref, pass_positioning_ops pos)
+{
+  register_pass_info info = { new kcfi_pass<T, BASE, FN> (name, props), ref,
+			      1, pos };
+  register_callback (plugin, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}
+
+static plugin_info kcfi_info = {
+  "0.1",
+  "Annotates assembly for kcfi-as (doc/directives.md).\n"
+  "  -fplugin-arg-kcfi-reserve=K   statements each .kcfi_call reserves "
+  "(default 1)\n"
+};
+
+int
+plugin_init (plugin_name_args *args, plugin_gcc_version *version)
+{
+  const char *name = args->base_name;
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("kcfi: this plugin was built for GCC %s (%s), not for this "
+	     "compiler", gcc_version.basever, KCFI_TARGET_TRIPLE);
+      return 1;
+    }
+  for (int i = 0; i < args->argc; i++)
+    {
+      const plugin_argument &a = args->argv[i];
+      char *end = NULL;
+      if (!strcmp (a.key, "reserve") && a.value)
+	kcfi_reserve = strtol (a.value, &end, 10);
+      if (!end || *end || kcfi_reserve < 1 || kcfi_reserve > 64)
+	{
+	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
+		 "only %<reserve=1..64%> is known", name, a.key,
+		 a.value ? "=" : "", a.value ? a.value : "");
+	  return 1;
+	}
+    }
+
+  register_callback (name, PLUGIN_INFO, NULL, &kcfi_info);
+  register_callback (name, PLUGIN_ATTRIBUTES, kcfi_wrap_attribute_handlers,
+		     NULL);
+  register_callback (name, PLUGIN_START_UNIT, start_unit, NULL);
+  register_callback (name, PLUGIN_ALL_IPA_PASSES_START, all_ipa_passes_start,
+		     NULL);
+  register_callback (name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+
+  add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_tag_calls>
+    (name, "kcfi_tag", PROP_cfg, "cfg", PASS_POS_INSERT_AFTER);
+  add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_summarize_calls>
+    (name, "kcfi_icf", PROP_cfg, "einline", PASS_POS_INSERT_AFTER);
+  add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_guard_tail_merge>
+    (name, "kcfi_tail_merge", PROP_cfg, "pre", PASS_POS_INSERT_BEFORE);
+  add_pass<RTL_PASS, rtl_opt_pass, kcfi_mark_calls>
+    (name, "kcfi_mark", PROP_rtl, "expand", PASS_POS_INSERT_AFTER);
+  add_pass<RTL_PASS, rtl_opt_pass, kcfi_emit_directives>
+    (name, "kcfi_emit", PROP_rtl, "shorten", PASS_POS_INSERT_BEFORE);
+  return 0;
+}

@@ -1,0 +1,268 @@
+/* RTL passes: markers on calls, directives before branches.
+ *
+ * Right after expand, MEM_EXPR of a call's MEM still says what the call
+ * was at GIMPLE level (a FUNCTION_DECL, or a MEM_REF through a pointer to
+ * the tagged fntype).  Later passes drop it (peephole2 rebuilds x86 calls,
+ * cross-jumping merges MEM attributes), so it is read once and turned into
+ * (use (const_int MARK+id)) in CALL_INSN_FUNCTION_USAGE, which every pass
+ * copies and which cross-jumping compares: calls of different types then
+ * can no longer be merged, calls of the same type still can.
+ *
+ * Before "shorten" (insns made after it have no address and crash final)
+ * each call or jump that leaves the function through a register or memory
+ * gets its directive as a volatile asm with no operands right in front of
+ * it; final brackets it in #APP/#NO_APP and keeps the two adjacent.
+ */
+#include "kcfi-plugin.h"
+#include "rtl.h"
+#include "memmodel.h"
+#include "emit-rtl.h"
+#include "insn-config.h"
+#include "recog.h"
+#include "target.h"
+#include "rtl-iter.h"
+
+#include <vector>
+
+/* Markers are MARK_BASE + id, or MARK_BASE + MARK_DIRECT for a call known
+   to be direct; the odd base keeps them apart from any (use (const_int))
+   a back end might make.  */
+static const HOST_WIDE_INT MARK_BASE = HOST_WIDE_INT_C (0x4b43464900000000);
+static const int MARK_DIRECT = KCFI_MAX_TYPE_ID;
+
+static int
+call_marker (rtx_insn *call)
+{
+  for (rtx link = CALL_INSN_FUNCTION_USAGE (call); link;
+       link = XEXP (link, 1))
+    {
+      rtx use = XEXP (link, 0);
+      if (GET_CODE (use) == USE && CONST_INT_P (XEXP (use, 0)))
+	{
+	  HOST_WIDE_INT v = INTVAL (XEXP (use, 0)) - MARK_BASE;
+	  if (v >= 0 && v <= MARK_DIRECT)
+	    return v;
+	}
+    }
+  return -1;
+}
+
+static bool
+names_function (const_rtx x)
+{
+  subrtx_iterator::array_type array;
+  FOR_EACH_SUBRTX (iter, array, x, ALL)
+    if (SYMBOL_REF_P (*iter) && SYMBOL_REF_FUNCTION_P (*iter))
+      return true;
+  return false;
+}
+
+/* A value that is a function's address: the symbol itself, or a load from
+   a constant slot holding it (a GOT entry).  */
+static bool
+function_address_p (const_rtx x)
+{
+  if (MEM_P (x))
+    x = XEXP (x, 0);
+  return x && CONSTANT_P (x) && names_function (x);
+}
+
+/* Is the target of a call without MEM_EXPR (libcalls, calls the back end
+   makes) provably a named function?  -fipa-ra records it in REG_CALL_DECL.
+   Otherwise a register qualifies when the insn setting it last in this
+   block loaded a function address, possibly then adding a base register
+   to it in place (PIC code models load an offset).  */
+static bool
+known_callee (rtx_insn *insn, rtx addr)
+{
+  rtx decl = find_reg_note (insn, REG_CALL_DECL, NULL_RTX);
+  if (decl && XEXP (decl, 0) && SYMBOL_REF_P (XEXP (decl, 0)))
+    return true;
+  if (!REG_P (addr))
+    return function_address_p (addr);
+  for (rtx_insn *p = PREV_INSN (insn);
+       p && !LABEL_P (p) && !NOTE_INSN_BASIC_BLOCK_P (p); p = PREV_INSN (p))
+    {
+      if (!INSN_P (p) || !reg_set_p (addr, p))
+	continue;
+      rtx set = single_set (p);
+      if (!set || !rtx_equal_p (SET_DEST (set), addr))
+	return false;
+      rtx src = SET_SRC (set);
+      rtx note = find_reg_equal_equiv_note (p);
+      if (function_address_p (src)
+	  || (note && function_address_p (XEXP (note, 0))))
+	return true;
+      if (GET_CODE (src) != PLUS || !rtx_equal_p (XEXP (src, 0), addr))
+	return false;
+    }
+  return false;
+}
+
+static rtx
+call_address (rtx_insn *insn)
+{
+  rtx call = get_call_rtx_from (insn);
+  return call && MEM_P (XEXP (call, 0)) ? XEXP (XEXP (call, 0), 0) : NULL_RTX;
+}
+
+/* After "expand".  */
+unsigned
+kcfi_mark_calls (function *)
+{
+  for (rtx_insn *insn = get_insns (); insn; insn = NEXT_INSN (insn))
+    {
+      rtx addr = CALL_P (insn) ? call_address (insn) : NULL_RTX;
+      if (!addr)
+	continue;
+      tree expr = MEM_EXPR (XEXP (get_call_rtx_from (insn), 0));
+      int mark;
+      if (expr && TREE_CODE (expr) == FUNCTION_DECL)
+	mark = MARK_DIRECT;
+      else if (expr)
+	{
+	  const char *tag = kcfi_attr_text (TYPE_ATTRIBUTES (TREE_TYPE (expr)),
+					    KCFI_ATTR_CALL);
+	  if (!tag)
+	    error_at (INSN_LOCATION (insn), "kcfi: this indirect call has "
+		      "no KCFI type (was every object compiled with the "
+		      "plugin?)");
+	  mark = tag ? kcfi_intern (tag) : 0;	/* 0: reported once only */
+	}
+      else if (known_callee (insn, addr))
+	mark = MARK_DIRECT;
+      else
+	continue;		/* refused at emission unless it turns direct */
+      rtx use = gen_rtx_USE (VOIDmode, GEN_INT (MARK_BASE + mark));
+      CALL_INSN_FUNCTION_USAGE (insn)
+	= gen_rtx_EXPR_LIST (VOIDmode, use, CALL_INSN_FUNCTION_USAGE (insn));
+    }
+  return 0;
+}
+
+/* Whether the target may print a call to a known function as an indirect
+   branch: anything but a plain symbol, and -fno-plt / noplt symbols that
+   may be preempted (x86 prints those as call *foo@GOTPCREL(%rip)).  */
+static bool
+printed_as_indirect (rtx addr)
+{
+  if (!SYMBOL_REF_P (addr))
+    return true;
+  if (SYMBOL_REF_LOCAL_P (addr))
+    return false;
+  tree decl = SYMBOL_REF_DECL (addr);
+  return !flag_plt || (decl && lookup_attribute ("noplt",
+						 DECL_ATTRIBUTES (decl)));
+}
+
+/* Jumps that leave through a register or memory: jump tables, computed
+   and non-local gotos, and returns through a register that is not the
+   return address (x86 eh_return under CET: pop %rcx; jmp *%rcx).  */
+static bool
+indirect_jump_p (rtx_insn *insn, rtx return_address)
+{
+  rtx pat = PATTERN (insn);
+  if (asm_noperands (pat) >= 0 || any_condjump_p (insn))
+    return false;		/* asm goto is the author's business */
+  rtx set = pc_set (insn);
+  if (set)
+    return !LABEL_REF_P (SET_SRC (set));
+  if (!returnjump_p (insn))
+    return true;		/* no label to go to: treat as indirect */
+  if (GET_CODE (pat) != PARALLEL)
+    return false;
+  for (int i = 0; i < XVECLEN (pat, 0); i++)
+    {
+      rtx x = XVECEXP (pat, 0, i);
+      if (GET_CODE (x) == USE && REG_P (XEXP (x, 0))
+	  && !(return_address && REG_P (return_address)
+	       && REGNO (XEXP (x, 0)) == REGNO (return_address)))
+	return true;
+    }
+  return false;
+}
+
+/* The directive INSN needs, "" for none.  */
+static std::string
+directive_for (rtx_insn *insn, rtx return_address)
+{
+  if (JUMP_P (insn))
+    return indirect_jump_p (insn, return_address) ? ".kcfi_branch_nocall"
+						   : "";
+  if (!CALL_P (insn))
+    return "";
+  rtx addr = call_address (insn);
+  int mark = call_marker (insn);
+  if (addr && mark >= 0 && mark != MARK_DIRECT && !SYMBOL_REF_P (addr))
+    {
+      if (mark == 0)
+	return ".kcfi_call_unchecked";
+      std::string d = ".kcfi_call " + std::to_string (mark);
+      for (int i = 1; i < kcfi_reserve; i++)
+	d += " ;";
+      return d;
+    }
+  if (addr && (mark >= 0 || SYMBOL_REF_P (addr) || known_callee (insn, addr)))
+    return printed_as_indirect (addr) ? ".kcfi_call_direct" : "";
+  error_at (INSN_LOCATION (insn), "kcfi: cannot tell the type this indirect "
+	    "call expects; it would go unchecked");
+  return "";
+}
+
+/* Before "shorten".  */
+unsigned
+kcfi_emit_directives (function *fun)
+{
+  if (!kcfi_emitting_p ())
+    return 0;
+  rtx return_address = NULL_RTX;
+#ifdef INCOMING_RETURN_ADDR_RTX
+  return_address = INCOMING_RETURN_ADDR_RTX;
+#endif
+  std::vector<std::pair<rtx_insn *, std::string>> sites;
+  for (rtx_insn *insn = get_insns (); insn; insn = NEXT_INSN (insn))
+    {
+      std::string d = directive_for (insn, return_address);
+      if (!d.empty ())
+	sites.emplace_back (insn, d);
+      int mark = CALL_P (insn) ? call_marker (insn) : -1;
+      if (mark > 0 && mark != MARK_DIRECT)
+	kcfi_define_type (mark);
+    }
+
+  tree decl = fun->decl;
+  /* cc1 refuses the attribute that could cause this; under LTO it means
+     the link line lacks the compile lines' -fpatchable-function-entry.  */
+  if (crtl->patch_area_entry != kcfi_prefix_nops)
+    error_at (DECL_SOURCE_LOCATION (decl), "kcfi: %qD has %u patchable "
+	      "NOPs before its entry, but this unit declares %u", decl,
+	      (unsigned) crtl->patch_area_entry, kcfi_prefix_nops);
+  cgraph_node *node = cgraph_node::get (decl);
+  unsigned own = 0;
+  if (node ? kcfi_wants_preamble (node, false) : TREE_PUBLIC (decl))
+    {
+      if (const char *text = kcfi_function_type_text (decl))
+	kcfi_define_type (own = kcfi_intern (text));
+      else
+	error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
+		  "for %qD (was it compiled with the plugin?)", decl);
+    }
+  fprintf (asm_out_file, "\t.kcfi_func %s", kcfi_symbol (decl).c_str ());
+  if (own)
+    fprintf (asm_out_file, ", %u", own);
+  fputc ('\n', asm_out_file);
+
+  for (auto &site : sites)
+    {
+      /* No location on the asm itself (final would print line markers);
+	 the call's location keeps .loc in front of the directive.  */
+      const char *text = ggc_strdup (site.second.c_str ());
+      rtx body = gen_rtx_ASM_OPERANDS (VOIDmode, text, "", 0, rtvec_alloc (0),
+				       rtvec_alloc (0), rtvec_alloc (0),
+				       UNKNOWN_LOCATION);
+      MEM_VOLATILE_P (body) = 1;
+      rtx_insn *asm_insn = emit_insn_before (body, site.first);
+      INSN_LOCATION (asm_insn) = INSN_LOCATION (site.first);
+    }
+  return 0;
+}

@@ -1,0 +1,7 @@
+#!/bin/sh
+# Configure (once) and build kcfi-as in the source tree.
+set -eu
+cd "$(dirname "$0")/.."
+[ -x configure ] || ./bootstrap
+[ -f Makefile ] || ./configure ${KCFI_CONFIGURE_FLAGS:-}
+make -j"$(nproc)"

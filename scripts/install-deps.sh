@@ -1,0 +1,31 @@
+#!/bin/sh
+# Install the Debian 12 packages kcfi-as needs to build and to run its tests.
+# Usage: scripts/install-deps.sh [--with-boot]   (as root, or with sudo available)
+set -eu
+
+# Build: autotools, the grammar generators, PCRE2, the native plugin headers.
+BUILD="build-essential autoconf automake pkg-config flex bison libpcre2-dev
+gcc-12-plugin-dev binutils"
+# Oracles and runners for the tests: Clang with FNV-1a (22) and xxHash64 (19)
+# type ids, objdump/readelf from binutils, qemu-user for foreign binaries.
+TEST="clang-22 clang-19 lld-22 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
+gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
+libc6-dev-arm64-cross libc6-dev-riscv64-cross"
+BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
+qemu-system-misc xz-utils cpio"
+
+pkgs="$BUILD $TEST"
+[ "${1:-}" = --with-boot ] && pkgs="$pkgs $BOOT"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && { echo "install-deps: all packages present"; exit 0; }
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

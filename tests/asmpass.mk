@@ -1,0 +1,11 @@
+# Tests of kcfi-as itself: hand-written assembly in, checked objects out.
+check_PROGRAMS += tests/tools/kcfi-elfcheck
+tests_tools_kcfi_elfcheck_SOURCES = tests/tools/kcfi-elfcheck.c
+
+ASMPASS_TESTS = \
+	tests/asmpass/fail-closed.sh \
+	tests/asmpass/passthrough.sh \
+	tests/asmpass/options.sh \
+	tests/asmpass/x86-forms.sh
+TESTS += $(ASMPASS_TESTS)
+EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh

@@ -1,0 +1,228 @@
+#!/bin/sh
+# Every error of DESIGN.md section 4: a hand-written .s gives
+# "file:line: error: ..." and a non-zero exit, and no object survives.
+. "$top_srcdir/tests/lib.sh"
+
+V='	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=0'
+
+# expect_error NAME LINE PATTERN: the input is on stdin.
+expect_error() {
+	name=$1 line=$2 pattern=$3
+	cat >"$T/$name.s"
+	echo stale >"$T/$name.o"
+	if "$KCFI_AS" -o "$T/$name.o" "$T/$name.s" >"$T/$name.err" 2>&1; then
+		fail "$name: accepted"; return
+	fi
+	if ! grep -q "^$T/$name.s:$line:\([0-9]*:\)\{0,1\} error: .*$pattern" "$T/$name.err"; then
+		fail "$name: expected '$name.s:$line: error: ...$pattern', got:"
+		sed 's/^/    /' "$T/$name.err"; return
+	fi
+	if [ -e "$T/$name.o" ]; then
+		fail "$name: an object file was left behind"; return
+	fi
+	pass "$name"
+}
+
+expect_error unannotated-call 4 'without a kcfi annotation' <<END
+$V
+	.text
+f:
+	call	*%rax
+	ret
+END
+
+expect_error unannotated-memory-jump 4 'without a kcfi annotation' <<END
+$V
+	.text
+f:
+	jmp	*8(%rdi)
+END
+
+expect_error unannotated-thunk 4 'without a kcfi annotation' <<END
+$V
+	.text
+f:
+	call	__x86_indirect_thunk_rax
+END
+
+expect_error call-then-direct 5 'must annotate an indirect branch' <<END
+$V
+	.kcfi_type 1, "void (void)"
+f:
+	.kcfi_call 1
+	call	g
+END
+
+expect_error call-at-eof 4 'no branch follows' <<END
+$V
+	.kcfi_type 1, "void (void)"
+f:
+	.kcfi_call 1
+END
+
+expect_error call-then-label 5 "label 'g' between" <<END
+$V
+	.kcfi_type 1, "void (void)"
+f:
+	.kcfi_call 1
+g:
+	call	*%rax
+END
+
+expect_error call-then-directive 5 "directive '.p2align' between" <<END
+$V
+	.kcfi_type 1, "void (void)"
+f:
+	.kcfi_call 1
+	.p2align 4
+	call	*%rax
+END
+
+expect_error two-annotations 5 'between .kcfi_call' <<END
+$V
+	.kcfi_type 1, "void (void)"
+f:
+	.kcfi_call 1
+	.kcfi_call_unchecked
+	call	*%rax
+END
+
+expect_error nocall-before-call 4 'must annotate an indirect jump' <<END
+$V
+f:
+	.kcfi_branch_nocall
+	call	*%rax
+END
+
+expect_error unknown-version 1 'unsupported .kcfi_version' <<END
+	.kcfi_version 2, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=0
+END
+
+expect_error unknown-key 1 'unknown .kcfi_version key' <<END
+	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=0, colour=red
+END
+
+expect_error missing-key 1 'needs ptr=, long=, char= and prefix=' <<END
+	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64
+END
+
+expect_error unknown-target 1 'no KCFI backend for target "sparc64-linux-gnu"' <<END
+	.kcfi_version 1, "sparc64-linux-gnu", ptr=64, long=64, char=signed, prefix=0
+END
+
+expect_error x32 1 'no KCFI backend' <<END
+	.kcfi_version 1, "x86_64-linux-gnux32", ptr=32, long=32, char=signed, prefix=0
+END
+
+expect_error unknown-directive 2 'unknown kcfi directive' <<END
+$V
+	.kcfi_frobnicate 1
+END
+
+expect_error before-version 1 'before .kcfi_version' <<END
+	.kcfi_type 1, "void (void)"
+$V
+END
+
+expect_error bad-prototype 2 'error' <<END
+$V
+	.kcfi_type 1, "void (int"
+END
+
+expect_error not-a-function 2 'function type' <<END
+$V
+	.kcfi_type 1, "int"
+END
+
+expect_error undefined-type 3 'type 7, which no .kcfi_type defined' <<END
+$V
+f:
+	.kcfi_call 7
+	call	*%rax
+END
+
+expect_error redefined-type 3 'redefined as a different type' <<END
+$V
+	.kcfi_type 1, "void (void)"
+	.kcfi_type 1, "void (int)"
+END
+
+expect_error func-without-definition 3 'the input ends before its definition' <<END
+$V
+	.kcfi_type 1, "void (void)"
+	.kcfi_func f, 1
+	.text
+END
+
+expect_error func-then-code 5 "instruction 'ret' before the label of f" <<END
+$V
+	.kcfi_type 1, "void (void)"
+	.kcfi_func f, 1
+	.text
+	ret
+f:
+END
+
+expect_error func-twice 4 'was not followed by its definition' <<END
+$V
+	.kcfi_type 1, "void (void)"
+	.kcfi_func f, 1
+	.kcfi_func g, 1
+END
+
+expect_error prefix-mismatch 7 'has 0 patchable prefix NOPs, but callers .* assume 2' <<END
+	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=2
+	.kcfi_type 1, "void (void)"
+	.kcfi_func f, 1
+	.text
+	.p2align 4
+	.globl f
+f:
+	ret
+END
+
+expect_error lto-without-plugin 2 'without the kcfi plugin' <<END
+#APP
+	.kcfi_require_plugin
+#NO_APP
+	.text
+f:
+	ret
+END
+
+expect_error shared-line 5 'shares its line' <<END
+$V
+	.kcfi_type 1, "void (void)"
+f:
+	.kcfi_call 1
+	call	*%rax; nop
+END
+
+expect_error intel-syntax 2 'AT&T syntax only' <<END
+$V
+	.intel_syntax noprefix
+END
+
+expect_error trailing-garbage 2 'unexpected text after the directive' <<END
+$V
+	.kcfi_call_unchecked 3
+END
+
+expect_error id-out-of-range 2 'number out of range' <<END
+$V
+	.kcfi_type 99999999999, "void (void)"
+END
+
+# Inline assembly is the author's business, as with Clang: it passes.
+cat >"$T/app.s" <<END
+$V
+	.text
+f:
+#APP
+	call	*%rax
+#NO_APP
+	ret
+END
+check "inline asm indirect call passes" "$KCFI_AS" -o "$T/app.o" "$T/app.s"
+
+finish

@@ -1,0 +1,4 @@
+# tests/: each area keeps its own fragment.
+include tests/typeids.mk
+include tests/prepass.mk
+include tests/asmpass.mk

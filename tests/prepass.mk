@@ -1,0 +1,22 @@
+# tests/prepass/: the GCC plugin, through the -S output of its scenarios.
+PREPASS_TESTS = \
+	tests/prepass/structure.sh \
+	tests/prepass/preamble.sh \
+	tests/prepass/types.sh \
+	tests/prepass/version.sh \
+	tests/prepass/tail-merge.sh \
+	tests/prepass/call-sharing.sh \
+	tests/prepass/no-sanitize.sh \
+	tests/prepass/icf.sh \
+	tests/prepass/jumps.sh \
+	tests/prepass/direct-calls.sh \
+	tests/prepass/patchable.sh \
+	tests/prepass/lto.sh \
+	tests/prepass/pch.sh \
+	tests/prepass/codegen.sh
+TESTS += $(PREPASS_TESTS)
+EXTRA_DIST += $(PREPASS_TESTS) tests/prepass/lib.sh tests/prepass/check-asm.awk \
+	tests/prepass/preamble.c tests/prepass/types.c tests/prepass/union-calls.c \
+	tests/prepass/shared-calls.c tests/prepass/nosan-inline.c \
+	tests/prepass/nosan-spellings.c tests/prepass/icf.c tests/prepass/jumps.c \
+	tests/prepass/direct-calls.c tests/prepass/patchable.c tests/prepass/codegen.c

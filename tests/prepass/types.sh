@@ -1,0 +1,55 @@
+# The prototype language: what each declaration's type prints as.
+. "$top_srcdir/tests/prepass/lib.sh"
+
+expect() {
+	s=$1 name=$2 want=$3
+	id=$(sed -n "s/.*\.kcfi_extern $name, \([0-9]*\)\$/\1/p" "$s")
+	[ -n "$id" ] || { echo "no .kcfi_extern for $name"; return 1; }
+	equal "$want" "$(tag "$id" "$s")" "$name"
+}
+
+types() {
+	s=$1
+	compiled "$s" &&
+	expect "$s" t_chars "void (char, signed char, unsigned char, char *, const char *)" &&
+	expect "$s" t_ints "void (short, unsigned short, int, unsigned int, long, unsigned long, long long, unsigned long long, _Bool)" &&
+	expect "$s" t_wide "void (__int128, unsigned __int128, unsigned long, unsigned long, int)" &&
+	expect "$s" t_floats "void (float, double, long double, _Float16, _Float32, _Float64, _Float128, _Float32x, _Float64x)" &&
+	expect "$s" t_decimal "void (_Decimal32, _Decimal64, _Decimal128)" &&
+	expect "$s" t_complex "void (_Complex float, _Complex double, _Complex int)" &&
+	expect "$s" t_tags "void (struct tagged *, union utagged *, enum etagged, struct tagged *)" &&
+	expect "$s" t_anon "void (struct anon_s, struct anon_s *, union anon_u, enum anon_e, const struct anon_s *)" &&
+	expect "$s" t_bare 'void (struct $_0 *, union $_1 *)' &&
+	expect "$s" t_quals "void (const int *, volatile int *, const volatile int *, _Atomic int *, int *const *, char *restrict *, int *)" &&
+	expect "$s" t_arrays "void (int (*)[10], int (*)[], int (*)[0], int **, int *)" &&
+	expect "$s" t_funcs "void (void (*)(int), int (*(*)(int))(char), void (*)(void), int (*)(), int (*)(int), void (*)(const char *, ...))" &&
+	expect "$s" t_vla "void (int, int (*)[*])" &&
+	expect "$s" t_vector "void (__vector(4) float)" &&
+	expect "$s" t_va "void (const char *, ...)" &&
+	expect "$s" t_void "void (void)" &&
+	expect "$s" t_unproto "void ()" &&
+	expect "$s" returns_pointer "int *(int)" &&
+	expect "$s" returns_fp "int (*(void))(int)"
+}
+
+for o in $OPT_LEVELS; do
+	kcc "$T/t$o.s" "$SRC/types.c" $o -std=gnu17
+	check "type names at $o" types "$T/t$o.s"
+done
+
+# Truly anonymous tags are numbered in the order first printed.
+printf 'struct { int a; } *f (union { int b; } *, struct { int c; } *);\nvoid *p = f;\n' >"$T/anon.c"
+kcc "$T/anon.s" "$T/anon.c" -O2
+check "anonymous tags are numbered left to right" \
+	equal 'struct $_0 *(union $_1 *, struct $_2 *)' "$(tag 1 "$T/anon.s")"
+
+# -funsigned-char keeps char, signed char and unsigned char apart.
+kcc "$T/uchar.s" "$SRC/types.c" -O2 -funsigned-char
+check "char stays char under -funsigned-char" expect "$T/uchar.s" t_chars \
+	"void (char, signed char, unsigned char, char *, const char *)"
+
+# A type the language cannot express is an error, never a guess.
+printf 'void (*q) (int __seg_gs *);\nvoid g (void) { q (0); }\n' >"$T/seg.c"
+check "unprintable type is an error" sh -c \
+	"! $CC -fplugin='$KCFI_PLUGIN' -S -o '$T/seg.s' '$T/seg.c' 2>'$T/seg.err' && grep -q 'error: kcfi: .*cannot be written' '$T/seg.err'"
+finish

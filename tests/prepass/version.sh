@@ -1,0 +1,36 @@
+# .kcfi_version: first, once, describing the compilation; plugin arguments.
+. "$top_srcdir/tests/prepass/lib.sh"
+
+printf 'void (*fp) (long);\nvoid call (void) { fp (1); }\n' >"$T/v.c"
+version_is() {
+	compiled "$1" &&
+	equal 1 "$(count '\.kcfi_version' "$1")" ".kcfi_version lines" &&
+	equal "$2" "$(sed -n 's/^[[:space:]]*\.kcfi_version //p' "$1")" "version"
+}
+kcc "$T/n.s" "$T/v.c" -O2
+check "native" version_is "$T/n.s" "1, \"$NATIVE_TRIPLE\", ptr=64, long=64, char=signed, prefix=0"
+kcc "$T/u.s" "$T/v.c" -O2 -funsigned-char -fpatchable-function-entry=11,11
+check "unsigned char, prefix 11" version_is "$T/u.s" "1, \"$NATIVE_TRIPLE\", ptr=64, long=64, char=unsigned, prefix=11"
+kcc "$T/e.s" "$T/v.c" -O2 -fpatchable-function-entry=5
+check "entry NOPs only" version_is "$T/e.s" "1, \"$NATIVE_TRIPLE\", ptr=64, long=64, char=signed, prefix=0"
+if kcc "$T/m32.s" "$T/v.c" -O2 -m32; then
+	check "-m32" version_is "$T/m32.s" "1, \"$NATIVE_TRIPLE\", ptr=32, long=32, char=signed, prefix=0"
+fi
+if kcc "$T/x32.s" "$T/v.c" -O2 -mx32; then
+	check "-mx32" version_is "$T/x32.s" "1, \"$NATIVE_TRIPLE\", ptr=32, long=32, char=signed, prefix=0"
+fi
+
+kcc "$T/r.s" "$T/v.c" -O2 -fplugin-arg-kcfi-reserve=6
+check "reserve=6 writes five empty statements" \
+	has '^[[:space:]]*\.kcfi_call [0-9]+ ; ; ; ; ;$' "$T/r.s"
+check "reserve=6 keeps the contract" compiled "$T/r.s"
+bad_arg() {
+	! $CC -fplugin="$KCFI_PLUGIN" "$1" -S -o "$T/b.s" "$T/v.c" 2>"$T/b.err" &&
+	grep -q 'bad plugin argument' "$T/b.err"
+}
+check "an unknown plugin argument is an error" bad_arg -fplugin-arg-kcfi-frobnicate
+check "reserve=0 is an error" bad_arg -fplugin-arg-kcfi-reserve=0
+
+kcc "$T/o.s" "$T/v.c" -O2 -fsyntax-only
+check "-fsyntax-only writes nothing" sh -c "test ! -s '$T/o.s'"
+finish

@@ -1,0 +1,25 @@
+/* A bump allocator for everything one prototype needs: type nodes, declarator
+ * pieces, the interning table.  Nothing is freed individually; the whole
+ * arena goes away when the prototype has been mangled, so error paths cannot
+ * leak.  The first block lives inside the arena object itself (normally on
+ * the caller's stack), which keeps the common short prototype malloc-free.
+ */
+#ifndef KCFI_TYPEIDS_ARENA_H
+#define KCFI_TYPEIDS_ARENA_H
+
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+	char *cur, *end;		/* free space of the current block */
+	struct arena_block *blocks;	/* malloc'd blocks, newest first */
+	_Alignas(max_align_t) char first[8192];
+};
+
+void arena_init(struct arena *a);
+void arena_release(struct arena *a);
+/* Zeroed, max_align_t-aligned memory, or NULL when malloc fails. */
+void *arena_zalloc(struct arena *a, size_t size);
+
+#endif

@@ -1,0 +1,173 @@
+/* C types as the mangler sees them.
+ *
+ * Nodes are hash-consed: within one ctype_table, two structurally equal types
+ * are the same node.  That is exactly the identity Itanium substitutions need
+ * (Clang keys them by canonical type), so the mangler finds a repeated
+ * component by looking at the node's serial number instead of comparing
+ * strings.  C's rules that make two spellings one type (parameter decay, top-
+ * level parameter qualifiers, `signed int` == `int`) are applied before a node
+ * is built, so the table only ever holds canonical types.
+ *
+ * Qualifiers are nodes of their own (CT_QUAL over an unqualified type, with
+ * CT_ATOMIC innermost) because Clang makes each qualified type a substitution
+ * candidate separate from its unqualified type: `const struct s` yields the
+ * candidates `1s` and `K1s`.
+ *
+ * Constructors validate what C forbids (arrays of functions, functions
+ * returning arrays, restrict on non-pointers, ...) and report through the
+ * table's error record; they return NULL after an error.
+ */
+#ifndef KCFI_TYPEIDS_CTYPE_H
+#define KCFI_TYPEIDS_CTYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "typeids/arena.h"
+#include "typeids/typeid.h"
+
+/* Nesting deeper than this is rejected: it keeps the recursive mangler's
+ * stack use bounded on hostile input.  Real types stay below 20. */
+#define CTYPE_MAX_DEPTH 200
+
+enum ctype_kind {
+	CT_BUILTIN,		/* never a substitution candidate (see mangle.c) */
+	CT_TAG,
+	CT_BITINT,
+	CT_COMPLEX,		/* inner: element type */
+	CT_VECTOR,		/* inner: element type, count: lanes */
+	CT_QUAL,		/* inner: unqualified or CT_ATOMIC type */
+	CT_ATOMIC,		/* inner: unqualified type */
+	CT_POINTER,		/* inner: pointee */
+	CT_ARRAY,		/* inner: element, count: N */
+	CT_ARRAY_UNSIZED,	/* T[] */
+	CT_ARRAY_VLA,		/* T[*], T[n]: each one a distinct type, as in Clang */
+	CT_FUNCTION,		/* inner: return type */
+};
+
+/* Builtin types, in the order of the table in ctype.c. */
+enum cbuiltin {
+	CB_VOID,
+	CB_BOOL,
+	CB_CHAR, CB_SCHAR, CB_UCHAR,
+	CB_SHORT, CB_USHORT,
+	CB_INT, CB_UINT,
+	CB_LONG, CB_ULONG,
+	CB_LLONG, CB_ULLONG,
+	CB_INT128, CB_UINT128,
+	CB_FLOAT, CB_DOUBLE, CB_LDOUBLE,
+	CB_FLOAT128_GNU,	/* __float128 */
+	CB_FLOAT16, CB_BF16,
+	CB_FLOAT32, CB_FLOAT64, CB_FLOAT128, CB_FLOAT32X, CB_FLOAT64X,
+	CB_DECIMAL32, CB_DECIMAL64, CB_DECIMAL128,
+	CB_NULLPTR,
+	CB_COUNT
+};
+
+enum cbuiltin_class { CBC_VOID, CBC_INTEGER, CBC_FLOAT, CBC_DECIMAL, CBC_NULLPTR };
+
+struct cbuiltin_info {
+	const char *spelling;		/* for diagnostics */
+	const char *code;		/* Itanium <builtin-type> */
+	enum cbuiltin_class cls;
+	/* Integers: width in bits (0: plain char, long, which depend on the
+	 * model) and signedness, for -fsanitize-cfi-...-normalize-integers. */
+	unsigned char bits;
+	bool is_signed;
+};
+
+extern const struct cbuiltin_info cbuiltin_info[CB_COUNT];
+
+enum ctag_kind { CTAG_STRUCT, CTAG_UNION, CTAG_ENUM };
+
+/* cv-qualifier bits of a CT_QUAL node */
+enum {
+	CQ_CONST = 1,
+	CQ_VOLATILE = 2,
+	CQ_RESTRICT = 4,
+	CQ_ATOMIC = 8,		/* only in requests; stored as a CT_ATOMIC node */
+};
+
+struct ctype {
+	enum ctype_kind kind;
+	unsigned serial;	/* 0, 1, ... per table: index of per-type side tables */
+	unsigned depth;		/* 1 for leaves */
+	uint32_t hash;
+	const struct ctype *inner;
+	union {
+		enum cbuiltin builtin;
+		struct {
+			enum ctag_kind kind;
+			const char *name;	/* not NUL-terminated */
+			size_t len;
+		} tag;
+		struct {
+			uint32_t bits;
+			bool is_unsigned;
+		} bitint;
+		uint64_t count;		/* array size, vector lanes */
+		unsigned quals;		/* CT_QUAL: CQ_CONST|CQ_VOLATILE|CQ_RESTRICT */
+		struct {
+			const struct ctype *const *params;	/* adjusted parameter types */
+			size_t nparams;
+			bool variadic;
+			bool prototyped;	/* false: T () in C17 */
+		} fn;
+	} u;
+	struct ctype *next_in_bucket;
+};
+
+struct ctype_table {
+	struct arena *arena;
+	struct kcfi_type_error *err;	/* first error only */
+	bool failed;
+	struct ctype **buckets;
+	size_t nbuckets;		/* a power of two */
+	size_t count;			/* interned nodes, also the next serial */
+	const struct ctype *builtins[CB_COUNT];	/* the most asked-for nodes */
+};
+
+void ctype_table_init(struct ctype_table *t, struct arena *a, struct kcfi_type_error *err);
+
+/* Record an error at 1-based COLUMN (0: no position) unless one is already
+ * recorded.  Always returns NULL, for `return ctype_error(...)`. */
+void *ctype_error(struct ctype_table *t, unsigned column, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const struct ctype *ctype_builtin(struct ctype_table *t, enum cbuiltin b);
+const struct ctype *ctype_tag(struct ctype_table *t, enum ctag_kind kind,
+			      const char *name, size_t len, unsigned column);
+const struct ctype *ctype_bitint(struct ctype_table *t, bool is_unsigned, uint64_t bits,
+				 unsigned column);
+const struct ctype *ctype_complex(struct ctype_table *t, const struct ctype *elem,
+				  unsigned column);
+const struct ctype *ctype_vector(struct ctype_table *t, const struct ctype *elem,
+				 uint64_t lanes, unsigned column);
+/* Add QUALS (CQ_*) to T.  Qualifiers of an array apply to its elements. */
+const struct ctype *ctype_qualified(struct ctype_table *t, const struct ctype *type,
+				    unsigned quals, unsigned column);
+const struct ctype *ctype_pointer(struct ctype_table *t, const struct ctype *pointee,
+				  unsigned column);
+const struct ctype *ctype_array(struct ctype_table *t, enum ctype_kind kind,
+				const struct ctype *elem, uint64_t count, unsigned column);
+/* PARAMS must already be adjusted (ctype_adjust_param); they are copied. */
+const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
+				   const struct ctype *const *params, size_t nparams,
+				   bool variadic, bool prototyped, unsigned column);
+
+/* The type a parameter declared as TYPE has in the function type: arrays and
+ * functions decay to pointers, then top-level cv-qualifiers are dropped
+ * (_Atomic stays, as in Clang). */
+const struct ctype *ctype_adjust_param(struct ctype_table *t, const struct ctype *type,
+				       unsigned column);
+
+/* T without its CT_QUAL layer (a CT_ATOMIC layer stays). */
+const struct ctype *ctype_unqualified(const struct ctype *type);
+
+static inline bool ctype_is_void(const struct ctype *type)
+{
+	return type->kind == CT_BUILTIN && type->u.builtin == CB_VOID;
+}
+
+#endif

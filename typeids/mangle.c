@@ -1,0 +1,239 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "typeids/mangle.h"
+
+/* Itanium substitutions: every component that is not a builtin type becomes
+ * a candidate once it has been written out in full (so components are
+ * numbered innermost first, as Clang's mangleType adds them after recursing),
+ * and a later occurrence is written as S_, S0_, S1_, ... instead.  Types are
+ * hash-consed, so "the same component" is "the same node" and a table
+ * indexed by node serial finds it in O(1).
+ *
+ * With integer normalization, integer builtins are written as vendor types
+ * (u3i32, ...) that *are* candidates, one per width and signedness whatever
+ * the C spelling: Clang registers them under a representative builtin.
+ */
+
+#define NORM_SLOTS 10		/* 8..128 bits, signed and unsigned */
+
+struct mangler {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+	int *subst;		/* per node serial: candidate number, or -1 */
+	int norm[NORM_SLOTS];
+	int next;		/* next candidate number */
+	const struct kcfi_typeid_opts *opts;
+};
+
+static void put(struct mangler *m, const char *s, size_t n)
+{
+	if (m->len + n + 1 > m->cap) {
+		size_t cap = m->cap * 2;
+		while (cap < m->len + n + 1)
+			cap *= 2;
+		char *b = realloc(m->buf, cap);
+		if (!b) {
+			m->oom = true;
+			return;
+		}
+		m->buf = b;
+		m->cap = cap;
+	}
+	memcpy(m->buf + m->len, s, n);
+	m->len += n;
+	m->buf[m->len] = '\0';
+}
+
+static void puts_(struct mangler *m, const char *s)
+{
+	put(m, s, strlen(s));
+}
+
+/* Decimal, by hand: snprintf would cost more than all the rest of a
+ * mangling together. */
+static void put_number(struct mangler *m, uint64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(m, tmp + n, sizeof(tmp) - n);
+}
+
+/* <substitution> ::= S_ | S <seq-id> _, seq-id in base 36 counting from
+ * the second candidate. */
+static void put_substitution(struct mangler *m, int index)
+{
+	char tmp[16];
+	size_t n = sizeof(tmp);
+	tmp[--n] = '_';
+	if (index > 0) {
+		unsigned v = (unsigned)index - 1;
+		do {
+			tmp[--n] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[v % 36];
+			v /= 36;
+		} while (v);
+	}
+	tmp[--n] = 'S';
+	put(m, tmp + n, sizeof(tmp) - n);
+}
+
+/* Slot in m->norm and spelling of a normalized integer, or -1. */
+static int norm_slot(const struct mangler *m, enum cbuiltin b)
+{
+	const struct cbuiltin_info *bi = &cbuiltin_info[b];
+	if (!m->opts->normalize_integers || bi->cls != CBC_INTEGER)
+		return -1;
+	unsigned bits = bi->bits;
+	bool is_signed = bi->is_signed;
+	if (b == CB_CHAR) {
+		bits = 8;
+		is_signed = m->opts->model.char_signed;
+	} else if (b == CB_LONG || b == CB_ULONG) {
+		bits = m->opts->model.long_bits;
+	}
+	int slot = bits == 8 ? 0 : bits == 16 ? 2 : bits == 32 ? 4 : bits == 64 ? 6 : 8;
+	return slot + !is_signed;
+}
+
+static const char *const norm_name[NORM_SLOTS] = {
+	"u2i8", "u2u8", "u3i16", "u3u16", "u3i32", "u3u32", "u3i64", "u3u64", "u4i128", "u4u128",
+};
+
+static void mangle(struct mangler *m, const struct ctype *t);
+
+static void mangle_builtin(struct mangler *m, enum cbuiltin b)
+{
+	int slot = norm_slot(m, b);
+	if (slot < 0) {
+		puts_(m, cbuiltin_info[b].code);
+		return;
+	}
+	if (m->norm[slot] >= 0) {
+		put_substitution(m, m->norm[slot]);
+		return;
+	}
+	puts_(m, norm_name[slot]);
+	m->norm[slot] = m->next++;
+}
+
+static void mangle_function(struct mangler *m, const struct ctype *t)
+{
+	/* Clang writes no 'Y' (extern "C") and, for C's T (), no parameter
+	 * list at all. */
+	put(m, "F", 1);
+	mangle(m, t->inner);
+	if (t->u.fn.prototyped) {
+		if (!t->u.fn.nparams && !t->u.fn.variadic)
+			put(m, "v", 1);
+		for (size_t i = 0; i < t->u.fn.nparams; i++)
+			mangle(m, t->u.fn.params[i]);
+		if (t->u.fn.variadic)
+			put(m, "z", 1);
+	}
+	put(m, "E", 1);
+}
+
+static void mangle(struct mangler *m, const struct ctype *t)
+{
+	if (t->kind == CT_BUILTIN) {
+		mangle_builtin(m, t->u.builtin);
+		return;
+	}
+	if (m->subst[t->serial] >= 0) {
+		put_substitution(m, m->subst[t->serial]);
+		return;
+	}
+	switch (t->kind) {
+	case CT_BUILTIN:
+		break;
+	case CT_TAG:
+		put_number(m, t->u.tag.len);
+		put(m, t->u.tag.name, t->u.tag.len);
+		break;
+	case CT_BITINT:
+		put(m, t->u.bitint.is_unsigned ? "DU" : "DB", 2);
+		put_number(m, t->u.bitint.bits);
+		put(m, "_", 1);
+		break;
+	case CT_COMPLEX:
+		put(m, "C", 1);
+		mangle(m, t->inner);
+		break;
+	case CT_VECTOR:
+		put(m, "Dv", 2);
+		put_number(m, t->u.count);
+		put(m, "_", 1);
+		mangle(m, t->inner);
+		break;
+	case CT_QUAL:
+		/* <CV-qualifiers> ::= [r] [V] [K]; the whole set is one
+		 * candidate, as in Clang. */
+		if (t->u.quals & CQ_RESTRICT)
+			put(m, "r", 1);
+		if (t->u.quals & CQ_VOLATILE)
+			put(m, "V", 1);
+		if (t->u.quals & CQ_CONST)
+			put(m, "K", 1);
+		mangle(m, t->inner);
+		break;
+	case CT_ATOMIC:
+		/* Clang's AtomicType: a vendor-extended type qualifier that
+		 * sits inside the cv-qualifiers (`const _Atomic int` is
+		 * KU7_Atomici). */
+		put(m, "U7_Atomic", 9);
+		mangle(m, t->inner);
+		break;
+	case CT_POINTER:
+		put(m, "P", 1);
+		mangle(m, t->inner);
+		break;
+	case CT_ARRAY:
+		put(m, "A", 1);
+		put_number(m, t->u.count);
+		put(m, "_", 1);
+		mangle(m, t->inner);
+		break;
+	case CT_ARRAY_UNSIZED:
+	case CT_ARRAY_VLA:
+		/* Clang drops a VLA's size expression in canonical types. */
+		put(m, "A_", 2);
+		mangle(m, t->inner);
+		break;
+	case CT_FUNCTION:
+		mangle_function(m, t);
+		break;
+	}
+	m->subst[t->serial] = m->next++;
+}
+
+char *mangle_type(struct ctype_table *types, const struct ctype *type,
+		  const struct kcfi_typeid_opts *opts)
+{
+	struct mangler m = { .opts = opts, .cap = 64 };
+	m.buf = malloc(m.cap);
+	m.subst = arena_zalloc(types->arena, types->count * sizeof(*m.subst));
+	if (!m.buf || !m.subst) {
+		free(m.buf);
+		return ctype_error(types, 0, "out of memory");
+	}
+	memset(m.subst, 0xff, types->count * sizeof(*m.subst));	/* all -1 */
+	memset(m.norm, 0xff, sizeof(m.norm));
+	m.buf[0] = '\0';
+
+	puts_(&m, "_ZTS");
+	mangle(&m, type);
+	if (opts->normalize_integers)
+		puts_(&m, ".normalized");
+	if (m.oom) {
+		free(m.buf);
+		return ctype_error(types, 0, "out of memory");
+	}
+	return m.buf;
+}
