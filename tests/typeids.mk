@@ -14,5 +14,6 @@ tests_typeids_gen_protos_SOURCES = tests/typeids/gen-protos.c
 TESTS += tests/typeids/unit tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
 	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh
 EXTRA_DIST += tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
+	tests/typeids/typeinfo/names.c tests/typeids/typeinfo/misuse.c \
 	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh \
 	tests/typeids/clang-cases.txt tests/typeids/clang-cases-c23.txt
