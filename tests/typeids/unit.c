@@ -110,6 +110,22 @@ static const struct mangling type_names[] = {
 	{ "void (*)(int, char)", "PFvicE" }, { "int (*)(void)", "PFivE" }, { "void (int)", "FviE" },
 	{ "void (*)(int)", "PFviE" }, { "int (*)()", "PFiE" },
 	{ "int (*(*)(int))(char)", "PFPFicEiE" },
+	/* VLA objects (typeof of one), each VLA its own type */
+	{ "int [*]", "A_i" }, { "int [*][*]", "A_A_i" }, { "int (*(void))[*]", "FPA_ivE" },
+	/* fixed point: vendor types named after the spelling, substitutable */
+	{ "_Fract", "u6_Fract" }, { "unsigned _Fract", "u15_unsigned_Fract" },
+	{ "_Sat _Fract", "u10_Sat_Fract" }, { "long _Fract", "u11_long_Fract" },
+	{ "_Accum", "u6_Accum" }, { "_Sat _Accum", "u10_Sat_Accum" },
+	{ "short _Accum", "u12_short_Accum" }, { "_Sat unsigned long long _Accum", "u29_Sat_unsigned_long_long_Accum" },
+	{ "signed short _Fract", "u12_short_Fract" }, { "long _Sat unsigned _Accum", "u24_Sat_unsigned_long_Accum" },
+	{ "void (_Fract, _Fract, long _Accum *, long _Accum)", "Fvu6_FractS_Pu11_long_AccumS0_E" },
+	/* calling conventions Clang encodes */
+	{ "void (int) __attribute__((ms_abi))", "U6ms_abiFviE" },
+	{ "void (*)(int) __attribute__ ( ( __ms_abi__ ) )", "PU6ms_abiFviE" },
+	{ "void (int) __attribute__((sysv_abi))", "FviE" },
+	{ "void (void (*)(void) __attribute__((ms_abi)), void (*)(void) __attribute__((ms_abi)))",
+	  "FvPU6ms_abiFvvES0_E" },
+	{ "int () __attribute__((ms_abi))", "FiE" },	/* as Clang: no-proto types carry no CC */
 };
 
 /* ---- function types (kcfi_typeid_of_function) ---- */
@@ -420,8 +436,6 @@ static const struct {
 	{ FUNCTION, "void (int [static *])", 11, "'static'" },
 	{ FUNCTION, "void (int [3][static 3])", 14, "outermost" },
 	{ FUNCTION, "void (int (*)[const 3])", 14, "outermost" },
-	{ FUNCTION, "int (*(void))[*]", 14, "variable length array" },
-	{ TYPE, "int [*]", 5, "variable length array" },
 	{ TYPE, "int [static 3]", 5, "outermost" },
 	/* void parameters */
 	{ FUNCTION, "void (int, void)", 12, "'void' must be the only parameter" },
