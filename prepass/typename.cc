@@ -224,9 +224,11 @@ bounds (tree array)
   tree dom = TYPE_DOMAIN (array);
   tree max = dom ? TYPE_MAX_VALUE (dom) : NULL_TREE;
   if (!max)
-    /* GCC writes both [0] and [] as an open range; only [0] has a size.  */
-    return TYPE_SIZE (array) && integer_zerop (TYPE_SIZE (array))
-	   ? "[0]" : "[]";
+    /* GCC writes [0], [*] and [] as an open range; [0] and [*] have a
+       zero size, and the C front end marks [*] as variably sized
+       (C_TYPE_VARIABLE_SIZE).  */
+    return !TYPE_SIZE (array) || !integer_zerop (TYPE_SIZE (array)) ? "[]"
+	   : TYPE_LANG_FLAG_1 (array) ? "[*]" : "[0]";
   if (TREE_CODE (max) != INTEGER_CST)
     return "[*]";
   char buf[WIDE_INT_PRINT_BUFFER_SIZE];
