@@ -3,3 +3,4 @@ include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
 include tests/differential.mk
+include tests/fuzz-proto.mk
