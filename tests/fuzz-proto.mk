@@ -6,17 +6,17 @@
 # tests/fuzz/proto-corpus/ are never written to.
 PROTO_FUZZ_SECONDS = 60
 PROTO_FUZZ_CC = $(CLANG19)
-PROTO_FUZZ_SOURCES = tests/fuzz/proto-fuzz.c \
+PROTO_FUZZ_FILES = tests/fuzz/proto-fuzz.c \
 	$(filter %.c,$(libtypeids_a_SOURCES))
 EXTRA_DIST += tests/fuzz/proto-fuzz.c tests/fuzz/proto-corpus tests/fuzz/proto.dict
 CLEANFILES += tests/fuzz/proto-fuzz
 
-tests/fuzz/proto-fuzz: $(PROTO_FUZZ_SOURCES:%=$(srcdir)/%) grammar/proto-lex.c grammar/proto-parse.c
+tests/fuzz/proto-fuzz: $(PROTO_FUZZ_FILES:%=$(srcdir)/%) grammar/proto-lex.c grammar/proto-parse.c
 	$(AM_V_GEN)test -n "$(PROTO_FUZZ_CC)" || { echo "check-fuzz-proto needs clang-19"; exit 1; }; \
 	$(MKDIR_P) tests/fuzz && \
 	$(PROTO_FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -I$(top_srcdir) -I$(top_builddir) -I$(top_builddir)/grammar -D_GNU_SOURCE \
-	  $(PROTO_FUZZ_SOURCES:%=$(srcdir)/%) grammar/proto-lex.c grammar/proto-parse.c -o $@
+	  $(PROTO_FUZZ_FILES:%=$(srcdir)/%) grammar/proto-lex.c grammar/proto-parse.c -o $@
 
 .PHONY: check-fuzz-proto
 check-fuzz-proto: tests/fuzz/proto-fuzz
