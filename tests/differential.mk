@@ -2,7 +2,7 @@
 # clang-22 on thousands of random prototypes (about 15 s; not in `make
 # check`, run by .ci/run):
 #   make check-differential
-EXTRA_DIST += tests/differential/typeids.sh
+EXTRA_DIST += tests/differential/typeids.sh tests/differential/definitions.c
 .PHONY: check-differential
 check-differential: all tests/typeids/gen-protos$(EXEEXT)
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/differential/typeids.sh

@@ -117,7 +117,39 @@ mode() {
 	total=$((total + n_mode))
 }
 
+# Definitions (definitions.c): the preamble ids, "NAME 0xID" per __cfi_NAME
+# (movl $ID, %eax just before the entry; no ENDBR values among them).
+preambles() {
+	objdump -d --no-show-raw-insn "$1" |
+	awk '/^[0-9a-f]+ <__cfi_/ { name = $2; sub(/^<__cfi_/, "", name); sub(/>:$/, "", name); next }
+	     name && /mov +\$0x[0-9a-f]+,%eax/ { match($0, /\$0x[0-9a-f]+/)
+						 print name, substr($0, RSTART + 1, RLENGTH - 1); name = "" }' | sort
+}
+# definitions NAME CLANG "CLANG FLAGS" "KCFI-GCC FLAGS"
+definitions() {
+	name=$1 cc=$2 cflags=$3 kflags=$4
+	defs=$top_srcdir/tests/differential/definitions.c
+	# shellcheck disable=SC2086
+	if ! "$cc" --target=x86_64-linux-gnu -std=gnu17 -w -O2 -fsanitize=kcfi $cflags -c -o "$tmp/dc.o" "$defs" ||
+	   ! "$KCFI_GCC" -std=gnu17 -w -O2 -fsanitize=kcfi $kflags -c -o "$tmp/dg.o" "$defs"; then
+		echo "FAIL: $name: definitions.c does not compile"; failed=1; return
+	fi
+	preambles "$tmp/dc.o" > "$tmp/dc.ids"
+	preambles "$tmp/dg.o" > "$tmp/dg.ids"
+	n=$(wc -l < "$tmp/dc.ids")
+	if [ "$n" -lt 12 ] || ! cmp -s "$tmp/dc.ids" "$tmp/dg.ids"; then
+		echo "FAIL: $name: preamble ids of definitions.c differ (Clang | kcfi-gcc):"
+		paste "$tmp/dc.ids" "$tmp/dg.ids" | sed 's/^/    /'
+		failed=1; return
+	fi
+	echo "ok: $name: $n definitions (K&R, unprototyped, ms_abi, VLA...), preamble ids equal"
+	total=$((total + n))
+}
+
 norm=-fsanitize-cfi-icall-experimental-normalize-integers
+definitions "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64"
+definitions "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $norm" \
+	"-fsanitize-kcfi-hash=FNV-1a $norm"
 mode "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64"
 mode "clang-19 xxHash64 normalized" "$CLANG19" "$norm" "-fsanitize-kcfi-hash=xxHash64 $norm"
 mode "clang-22 FNV-1a" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a" "-fsanitize-kcfi-hash=FNV-1a"

@@ -25,6 +25,11 @@ run "-O2" -O2
 run "-O2 -fPIE" -O2 -fPIE -pie
 run "-O2 xxHash64" -O2 -fsanitize-kcfi-hash=xxHash64 -DKCFI_XXHASH
 run "-O2 -flto" -O2 -flto
+run "-O2 Clang's FNV-1a spelling" -O2 -fsanitize-kcfi-hash=FNV-1a
+
+"$KCFI_GCC" -fsanitize=kcfi -fsanitize-kcfi-hash=md5 -c "$dir/names.c" -o "$T/x.o" > "$T/bad.out" 2>&1
+[ $? -ne 0 ] && grep -q "unknown -fsanitize-kcfi-hash 'md5'" "$T/bad.out" &&
+	pass "unknown hash spelling rejected" || fail "unknown hash spelling: $(cat "$T/bad.out")"
 
 # The name of a function type is the string the id is the hash of,
 # normalization suffix included.

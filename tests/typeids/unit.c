@@ -604,6 +604,42 @@ static void test_garbage(void)
 
 /* ---- other properties ---- */
 
+/* All 32 fixed-point types mangle to vendor names, pairwise distinct (what
+ * the GCC series' builtin-typeinfo-fixed.c asks; GCC supports them on ARM
+ * only, so the plugin side cannot run here). */
+static void test_fixed_point(void)
+{
+	static const char *const sat[] = { "", "_Sat " }, *const sign[] = { "", "unsigned " };
+	static const char *const size[] = { "short ", "", "long ", "long long " };
+	static const char *const kind[] = { "_Fract", "_Accum" };
+	char names[32][64];
+	int n = 0;
+	for (int a = 0; a < 2; a++)
+		for (int b = 0; b < 2; b++)
+			for (int c = 0; c < 4; c++)
+				for (int d = 0; d < 2; d++, n++) {
+					char text[64];
+					snprintf(text, sizeof(text), "%s%s%s%s", sat[a], sign[b], size[c], kind[d]);
+					struct kcfi_typeid r;
+					checks++;
+					if (kcfi_typeid_of_type(text, strlen(text), &lp64, &r, NULL)) {
+						FAIL("'%s' rejected", text);
+						names[n][0] = '\0';
+						continue;
+					}
+					if (strncmp(r.mangled, "_ZTSu", 5) || !r.mangled[5])
+						FAIL("'%s' is %s, not a vendor type", text, r.mangled);
+					snprintf(names[n], sizeof(names[n]), "%s", r.mangled);
+					kcfi_typeid_release(&r);
+				}
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			checks++;
+			if (!strcmp(names[i], names[j]))
+				FAIL("fixed-point types %d and %d collide: %s", i, j, names[i]);
+		}
+}
+
 static void test_flags_and_modes(void)
 {
 	struct kcfi_typeid r;
@@ -795,6 +831,7 @@ int main(int argc, char **argv)
 	test_errors();
 	test_garbage();
 	test_flags_and_modes();
+	test_fixed_point();
 	if (timing)
 		test_speed();
 

@@ -164,6 +164,16 @@ int main(void)
 	OF(v_float128, "FvDF128_E");
 #endif
 
+#if defined(__SIZEOF_FLOAT128__) && defined(__FLT128_MANT_DIG__)
+	/* in GCC's C, __float128 is _Float128 */
+	if (strcmp(__builtin_linux_abi_kcfi_name(__float128), __builtin_linux_abi_kcfi_name(_Float128)))
+		printf("FAIL __float128 and _Float128 differ\n"), failed++;
+	else
+		passed++;
+#endif
+	NAME(_Float32x, "DF32x");
+	NAME(_Complex _Float64, "CDF64_");
+
 	/* union member discrimination through expressions */
 	struct tasklet t, *p = &t;
 	OF(*p->func, "FvmE");
