@@ -70,4 +70,36 @@ grep -n "/\* MISUSE" "$dir/misuse.c" | while IFS=: read -r line text; do
 	fi
 done
 [ -f "$T/misuse.failed" ] && fail "misuse messages"
+# kcfi-as on its own: .kcfi_typeinfo defines a 4-aligned local object, id
+# then name, and a type it cannot read is an error pointing into the line.
+cat > "$T/ti.s" <<'S'
+	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=0
+	.text
+	.globl	f
+f:
+	leaq	obj(%rip), %rax
+	ret
+	.kcfi_typeinfo obj, "void (struct tasklet *)"
+S
+if "$KCFI_AS" -o "$T/ti.o" "$T/ti.s" 2> "$T/ti.err"; then
+	want="$(fnv1a _ZTSFvP7taskletE | cut -c3-)"
+	# .rodata: the id little-endian, then the string
+	objcopy -O binary --only-section=.rodata "$T/ti.o" "$T/ro.bin"
+	got=$(head -c 4 "$T/ro.bin" | od -An -tx1 | tr -d ' \n')
+	le=$(printf '%s' "$want" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')
+	if [ "$got" = "$le" ] && [ "$(tail -c +5 "$T/ro.bin" | tr -d '\0')" = _ZTSFvP7taskletE ] &&
+	   objdump -t "$T/ti.o" | grep -q '^0000000000000000 l .*\.rodata.* obj$'; then
+		pass ".kcfi_typeinfo: local object, id 0x$want, then the name"
+	else
+		fail ".kcfi_typeinfo object: $(objdump -s -t "$T/ti.o")"
+	fi
+else
+	fail ".kcfi_typeinfo rejected: $(cat "$T/ti.err")"
+fi
+sed 's/"void (struct tasklet \*)"/"void (struct tasklet *"/' "$T/ti.s" > "$T/bad.s"
+if ! "$KCFI_AS" -o "$T/bad.o" "$T/bad.s" 2> "$T/bad.err" && grep -q 'bad.s:7:[0-9]*: error: ' "$T/bad.err"; then
+	pass "bad .kcfi_typeinfo type is an error at its line"
+else
+	fail "bad .kcfi_typeinfo: $(cat "$T/bad.err")"
+fi
 finish
