@@ -146,7 +146,41 @@ definitions() {
 	total=$((total + n))
 }
 
+# Data models of the five targets (kcfi-typeid --target, typeids/model.c)
+# against clang-22 for them, normalized so that char and long show.  No
+# plugin is involved: kcfi-gcc here wraps the native compiler only.
+models() {
+	cat > "$tmp/m.txt" <<'M'
+void (char, signed char, unsigned char)
+void (long, unsigned long, long long, unsigned long long)
+long double (long double, double, float)
+void (_Bool, short, unsigned short, int *, const char *)
+unsigned long (*(char *, ...))(long)
+void (void (*)(unsigned char, char), void (*)(signed char))
+M
+	bad_models=0
+	for t in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu riscv64-linux-gnu arm-linux-gnueabihf; do
+		awk '{ printf "extern __typeof__(%s) m%d;\n", $0, NR }
+		     END { printf "void *tbl[] = {"; for (i = 1; i <= NR; i++) printf " m%d,", i; print " 0 };" }' \
+			"$tmp/m.txt" > "$tmp/m.c"
+		"$CLANG22" --target=$t -w -fsanitize=kcfi -Xclang -fsanitize-kcfi-hash=FNV-1a \
+			-fsanitize-cfi-icall-experimental-normalize-integers -c -o "$tmp/m.o" "$tmp/m.c" 2> "$tmp/err" ||
+			{ echo "FAIL: models: clang-22 --target=$t:"; head -5 "$tmp/err"; bad_models=1; continue; }
+		got=$("$NM" -P "$tmp/m.o" | awk '$1 ~ /^__kcfi_typeid_m/ { print substr($1, 16), $3 }' | sort -n |
+			while read -r n v; do printf '%u ' "0x$v"; done)
+		want=$("$top_builddir/kcfi-typeid" --target=$t --normalize-integers < "$tmp/m.txt" |
+			while read -r h _; do printf '%u ' "$h"; done)
+		if [ "$got" != "$want" ]; then
+			echo "FAIL: models: $t: clang-22 $got, kcfi-typeid $want"; bad_models=1; continue
+		fi
+		total=$((total + $(wc -l < "$tmp/m.txt")))
+	done
+	[ $bad_models -eq 0 ] && echo "ok: data models of x86_64, i686, aarch64, riscv64, arm32 agree with clang-22"
+	[ $bad_models -eq 0 ] || failed=1
+}
+
 norm=-fsanitize-cfi-icall-experimental-normalize-integers
+models
 definitions "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64"
 definitions "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $norm" \
 	"-fsanitize-kcfi-hash=FNV-1a $norm"
