@@ -5,6 +5,7 @@
 #   valgrind.sh   unit and kcfi-typeid under valgrind
 #   kcfi-typeid.sh  the kcfi-typeid program: output, errors, options
 #   typeinfo.sh   __builtin_linux_abi_kcfi_name/_hash through kcfi-gcc
+#   hash-options.sh  kcfi-as --kcfi-hash, --kcfi-normalize-integers
 # gen-protos writes random prototypes for clang-diff.sh.
 check_PROGRAMS += tests/typeids/unit tests/typeids/gen-protos
 tests_typeids_unit_SOURCES = tests/typeids/unit.c
@@ -12,8 +13,8 @@ tests_typeids_unit_LDADD = libtypeids.a
 tests_typeids_gen_protos_SOURCES = tests/typeids/gen-protos.c
 
 TESTS += tests/typeids/unit tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
-	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh
+	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh tests/typeids/hash-options.sh
 EXTRA_DIST += tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
 	tests/typeids/typeinfo/names.c tests/typeids/typeinfo/misuse.c \
-	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh \
+	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh tests/typeids/hash-options.sh \
 	tests/typeids/clang-cases.txt tests/typeids/clang-cases-c23.txt
