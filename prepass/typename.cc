@@ -15,6 +15,7 @@
 #include "bversion.h"
 
 #include <unordered_map>
+#include <vector>
 
 /* Truly anonymous tags are numbered per TU in the order first printed.
    Keyed by TYPE_UID, which is never reused, not by the (collectable) tree.
@@ -308,10 +309,12 @@ definition_type (tree fndecl)
   tree fntype = TREE_TYPE (fndecl);
   if (prototype_p (fntype) || !DECL_ARGUMENTS (fndecl))
     return fntype;
+  std::vector<tree> promoted;
+  for (tree p = DECL_ARGUMENTS (fndecl); p; p = DECL_CHAIN (p))
+    promoted.push_back (DECL_ARG_TYPE (p));
   tree args = void_list_node;
-  for (tree p = nreverse (copy_list (DECL_ARGUMENTS (fndecl))); p;
-       p = TREE_CHAIN (p))
-    args = tree_cons (NULL_TREE, DECL_ARG_TYPE (p), args);
+  for (size_t i = promoted.size (); i-- > 0;)
+    args = tree_cons (NULL_TREE, promoted[i], args);
   tree proto = build_function_type (TREE_TYPE (fntype), args);
   return build_type_attribute_variant (proto, TYPE_ATTRIBUTES (fntype));
 }

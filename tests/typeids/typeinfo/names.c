@@ -82,6 +82,16 @@ void defined_fn(struct point *p, ...)
 }
 void (*volatile keep)(struct point *, ...) = defined_fn;
 
+/* K&R: the preamble carries the promoted prototype, as Clang's does. */
+int kr_fn(a, b, c)
+	char a;
+	float b;
+	short *c;
+{
+	return a + (int)b + *c;
+}
+int (*volatile keep_kr)() = kr_fn;
+
 /* FNV-1a, written out again here: the test must not trust the library. */
 static unsigned fnv1a(const char *s)
 {
@@ -210,6 +220,12 @@ int main(void)
 	if (pre != __builtin_linux_abi_kcfi_hash(typeof(defined_fn)))
 		printf("FAIL preamble id %08x, builtin %08x\n", pre,
 		       __builtin_linux_abi_kcfi_hash(typeof(defined_fn))), failed++;
+	else
+		passed++;
+	entry = (const char *)keep_kr;
+	memcpy(&pre, entry - 4, sizeof(pre));
+	if (pre != __builtin_linux_abi_kcfi_hash(int (int, double, short *)))
+		printf("FAIL K&R preamble id %08x\n", pre), failed++;
 	else
 		passed++;
 #endif
