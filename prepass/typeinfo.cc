@@ -103,6 +103,7 @@ typeinfo_object (const std::string &text)
   DECL_EXTERNAL (var) = 1;
   TREE_READONLY (var) = 1;
   DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;		/* nothing for the debugger to show */
   /* Defined in this very object by kcfi-as: PC-relative, never the GOT.  */
   DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
   DECL_VISIBILITY_SPECIFIED (var) = 1;
