@@ -195,6 +195,14 @@ int main(void)
 	OF(anon_var_1, "3$_1");
 	OF(&anon_var_0, "P3$_0");
 
+	/* function-local tags: plain names, as in the GCC series (Clang would
+	 * say Z4mainE7local_s: a documented divergence) */
+	struct local_s { int x; };
+	typedef struct { int y; } local_td;
+	extern void local_fn(struct local_s *, local_td);
+	NAME(struct local_s, "7local_s");
+	OF(local_fn, "FvP7local_s8local_tdE");
+
 	/* distinct typedefs of identical anonymous structs stay distinct */
 	typedef struct { int x; } type_a;
 	typedef struct { int x; } type_b;
