@@ -181,6 +181,7 @@ static const char *dir_name(enum kcfi_dir k)
 		[KD_CALL_DIRECT] = ".kcfi_call_direct",
 		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
 		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
+		[KD_TYPEINFO] = ".kcfi_typeinfo",
 	};
 	return names[k];
 }
@@ -257,6 +258,32 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	return 0;
+}
+
+/* .kcfi_typeinfo SYM, "TYPE": the data behind __builtin_linux_abi_kcfi_name
+ * and _hash.  SYM is a 4-aligned local object: the id as the checks use it
+ * (ENDBR-masked on x86, like __kcfi_typeid_), then the "_ZTS..." string.
+ * It goes to .rodata at once; push/pop leaves the current section alone. */
+static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
+{
+	char stack[1024];
+	char *text = d->type.n < sizeof(stack) ? stack : malloc(d->type.n + 1);
+	if (!text)
+		abort();
+	size_t len = kcfi_unescape(d->type, text, d->type.n + 1);
+	struct kcfi_type_error err;
+	struct kcfi_typeid r;
+	int rc = kcfi_typeid_of_type(text, len, &t->type_opts, &r, &err);
+	if (text != stack)
+		free(text);
+	if (rc)
+		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
+	sink_printf(t->out, "\t.pushsection\t.rodata\n\t.balign\t4\n%.*s:\n\t.long\t%u\n"
+		    "\t.string\t\"%s\"\n\t.popsection\n",
+		    (int)d->name.n, d->name.p, v, r.mangled);
+	kcfi_typeid_release(&r);
+	return 1;
 }
 
 static const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d)
@@ -375,6 +402,13 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 	case KD_CALL_DIRECT:
 	case KD_BRANCH_NOCALL:
 		rc = on_call(t, &d);
+		break;
+	case KD_TYPEINFO:
+		rc = on_typeinfo(t, &d);
+		if (rc > 0) {
+			resync(t, t->loc.line + 1);
+			return 0;
+		}
 		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)

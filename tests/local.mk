@@ -3,3 +3,5 @@ include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
 include tests/cross.mk
+include tests/differential.mk
+include tests/fuzz-proto.mk
