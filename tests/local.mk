@@ -2,3 +2,5 @@
 include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
+include tests/e2e.mk
+include tests/golden.mk
