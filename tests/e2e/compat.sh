@@ -1,9 +1,10 @@
 #!/bin/sh
 # Three units (caller, targets, main) built separately: the ids of the
 # caller's checks and of the targets' preambles agree across units and across
-# compilers.  Clang 22 (-fsanitize=kcfi with FNV-1a ids) builds the caller or
-# the targets, kcfi-gcc the rest; a target defined with another type than the
-# caller assumes traps, whoever compiled which side.
+# compilers.  Clang 22 (-fsanitize=kcfi with FNV-1a ids) or Clang 19 (its
+# xxHash64 ids) builds the caller or the targets, kcfi-gcc the rest; a target
+# defined with another type than the caller assumes traps, whoever compiled
+# which side.
 . "$top_srcdir/tests/e2e/lib.sh"
 
 CLANG=${CLANG22:-clang-22}
@@ -17,10 +18,15 @@ build() {	# NAME CALLER-CC TARGETS-CC OPT [TARGET-FLAGS]
 	kgcc $o -c -o "$T/$name-main.o" "$E2E/compat-main.c" &&
 	kgcc -o "$T/$name" "$T/$name-main.o" "$T/$name-caller.o" "$T/$name-targets.o"
 }
-compile() {	# gcc|clang FLAGS...
+compile() {	# gcc|clang|gccxx|clang19 FLAGS...
 	c=$1
 	shift
-	if [ "$c" = gcc ]; then kgcc "$@"; else $CLANG $CLANG_KCFI "$@"; fi
+	case $c in
+	gcc) kgcc "$@" ;;
+	gccxx) kgcc -fsanitize-kcfi-hash=xxHash64 "$@" ;;
+	clang) $CLANG $CLANG_KCFI "$@" ;;
+	clang19) $CLANG19 -fsanitize=kcfi "$@" ;;
+	esac
 }
 runs() { "$T/$1" >"$T/$1.out" 2>&1 && grep -qx 'all calls returned' "$T/$1.out" || { cat "$T/$1.out"; false; }; }
 
@@ -42,10 +48,12 @@ for o in $OPT_LEVELS; do
 	fi
 done
 
-if ! command -v "$CLANG" >/dev/null; then
-	skip "no $CLANG for the cross-compiler half"
-fi
-for pair in "clang gcc" "gcc clang"; do
+# clang-22 with FNV-1a ids against kcfi-gcc's default; clang-19 (xxHash64,
+# the default of Clang up to 21) against kcfi-gcc -fsanitize-kcfi-hash=xxHash64.
+CLANG19=${CLANG19:-clang-19}
+command -v "$CLANG" >/dev/null || skip "no $CLANG for the cross-compiler half"
+command -v "$CLANG19" >/dev/null || skip "no $CLANG19 for the cross-compiler half"
+for pair in "clang gcc" "gcc clang" "clang19 gccxx" "gccxx clang19"; do
 	set -- $pair
 	for o in -O0 -O2; do
 		n=$1-$2$o
