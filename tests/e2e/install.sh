@@ -38,4 +38,15 @@ done
 
 ${MAKE:-make} -C "$top_builddir" uninstall DESTDIR="$root" >"$T/uninstall.log" 2>&1
 check "make uninstall removes every file" sh -c "test -z \"\$(find '$root' ! -type d)\""
+
+# prefix= given at install time only (the binaries were configured for
+# another prefix): kcfi-gcc finds its files relative to itself.
+p=$T/prefix
+if ${MAKE:-make} -C "$top_builddir" install prefix="$p" >"$T/install2.log" 2>&1 &&
+   "$p/bin/kcfi-gcc" -fsanitize=kcfi -O2 -v -o "$T/demo-p" "$top_srcdir/demo/demo.c" >"$T/v2.log" 2>&1; then
+	check "make install prefix=...: its own plugin" grep -q -- "-fplugin=$p/" "$T/v2.log"
+	check "make install prefix=...: the demo dies of SIGILL" run_to_sigill "$T/demo-p"
+else
+	fail "make install prefix=... and build the demo"; tail -20 "$T/install2.log" "$T/v2.log"
+fi
 finish

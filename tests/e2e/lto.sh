@@ -14,18 +14,19 @@ linked() {	# EXE M: decodable, its check loads from -(M+4), it runs
 	[ -n "$(preamble "$1" target)" ] &&
 	"$1"
 }
-for flags in "" "-flto-partition=max" "-fpatchable-function-entry=11,11" \
+for flags in $OPT_LEVELS "-flto-partition=max" "-fpatchable-function-entry=11,11" \
 	     "-fpatchable-function-entry=3,3 -flto-partition=max"; do
 	m=0
 	case $flags in *entry=*,*) m=${flags#*entry=*,}; m=${m%% *} ;; esac
-	exe=lto$(echo "$flags" | tr -d ' =,-')
-	if kgcc -O2 -flto $flags -c lib.c main.c &&
-	   kgcc -O2 -flto $flags -o "$exe" lib.o main.o; then
-		check "-flto $flags: a matched call through the LTO-built check runs" linked "$T/$exe" "$m"
-		check "-flto $flags: the objects were slim (code came from lto1)" \
+	case $flags in -O?) o=$flags flags= ;; *) o=-O2 ;; esac
+	exe=lto$o$(echo "$flags" | tr -d ' =,-')
+	if kgcc $o -flto $flags -c lib.c main.c &&
+	   kgcc $o -flto $flags -o "$exe" lib.o main.o; then
+		check "-flto $o $flags: a matched call through the LTO-built check runs" linked "$T/$exe" "$m"
+		check "-flto $o $flags: the objects were slim (code came from lto1)" \
 			sh -c "! objdump -d lib.o | grep -q '<do_call>:'"
 	else
-		fail "-flto $flags builds"
+		fail "-flto $o $flags builds"
 	fi
 done
 
