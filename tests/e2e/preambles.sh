@@ -56,6 +56,31 @@ endbr() {
 kgcc -O2 -fcf-protection=branch -c -o "$T/cet.o" "$PRE/preamble.c" &&
 check "endbr64 stays the entry instruction" endbr
 
+# Declarations the optimizers never see as functions (static_assert) do not
+# confuse who gets a preamble.
+cat >"$T/asserts.c" <<'C'
+#include <stddef.h>
+typedef struct { int a; char b; } rec_t;
+_Static_assert (offsetof (rec_t, b) == 4, "layout");
+void visible (void) { }
+static void helper (void) { __asm__ volatile (""); }
+void taken (void) { }
+_Static_assert (sizeof (void *) >= 4, "pointer");
+void (*hook_ptr) (void) = taken;
+int main (void) { _Static_assert (sizeof (int) == 4, "int"); visible (); helper (); hook_ptr (); return 0; }
+C
+asserts() {
+	decoded "$1" &&
+	has_preamble "$1" visible "$VOID" GLOBAL && has_preamble "$1" taken "$VOID" GLOBAL &&
+	has_preamble "$1" main "$(id FivE)" GLOBAL && [ -z "$(preamble "$1" helper)" ] &&
+	equal 1 "$(n_traps "$1" "$VOID")" "checks of void (void)"
+}
+for o in $OPT_LEVELS; do
+	kgcc $o -c -o "$T/asserts$o.o" "$T/asserts.c" &&
+	check "static_assert around functions at $o" asserts "$T/asserts$o.o" ||
+		fail "static_assert unit builds at $o"
+done
+
 # The same scenario, run: address-taken and public functions are callable.
 kgcc -O2 -c -o "$T/pre.o" "$PRE/preamble.c" &&
 printf 'void ext_taken (void) { }\nint ext_called (int v) { return v; }\nvoid rare_path (int v) { (void) v; }\n' >"$T/ext.c" &&
