@@ -32,4 +32,19 @@ check "any other instruction after .LPFE1: is refused" sh -c \
 { printf '%s\n\t.kcfi_type 1, "void (void)"\n\t.text\n\t.kcfi_func f, 1\n\tnop\nf:\n\tret\n' "$V"; } >"$T/early.s"
 check "a NOP without .LPFE before it is code before the label: refused" sh -c \
 	"! '$KCFI_AS' -o '$T/e.o' '$T/early.s' 2>'$T/early.err' && grep -q 'early.s:5: error: instruction .nop. before the label of f' '$T/early.err'"
+
+# A refusal removes the object begun, but only a regular file, as GNU as
+# does: "-o /dev/null" must survive.  A FIFO stands in for the device here
+# (a reader keeps GNU as from blocking when it opens it).
+mkfifo "$T/out.fifo"
+cat "$T/out.fifo" >"$T/fifo.data" &
+reader=$!
+printf '%s\n\t.text\nf:\n\tcall\t*%%rax\n' "$V" >"$T/bad.s"
+check "a refusal does not unlink a special file given as -o" sh -c \
+	"! '$KCFI_AS' -o '$T/out.fifo' '$T/bad.s' 2>'$T/bad.err' && test -p '$T/out.fifo'"
+kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+echo stale >"$T/regular.o"
+check "... but does remove a regular file" sh -c \
+	"! '$KCFI_AS' -o '$T/regular.o' '$T/bad.s' 2>/dev/null && test ! -e '$T/regular.o'"
 finish
