@@ -743,6 +743,20 @@ static int statements(struct tu *t, const char *p, size_t n)
 	return 0;
 }
 
+/* The hot path: most lines are single instructions that no directive waits
+ * for and that cannot branch.  Those need no statement splitting: the backend
+ * classifies the line as it stands (a trailing comment cannot turn a
+ * non-branch mnemonic into a branch), and anything else takes the full path. */
+static bool plain_insn(struct tu *t, const char *p, size_t n)
+{
+	if (!t->instrumented || t->call.active || t->func.active || line_is_compound(p, n))
+		return false;
+	struct slice s = { p, n };
+	struct kcfi_branch b;
+	slice_trim(&s);
+	return t->arch->classify(s.p, s.n, &b) == INSN_OTHER;
+}
+
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
@@ -760,6 +774,11 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		break;
 	case ASMLINE_KCFI:
 		return kcfi_line(t, p, n);
+	case ASMLINE_INSN:
+		if (plain_insn(t, p, n))
+			break;
+		r = statements(t, p, n);
+		break;
 	default:
 		r = statements(t, p, n);
 		break;

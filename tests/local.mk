@@ -5,3 +5,5 @@ include tests/asmpass.mk
 include tests/cross.mk
 include tests/differential.mk
 include tests/fuzz-proto.mk
+include tests/e2e.mk
+include tests/golden.mk
