@@ -469,11 +469,14 @@ static int on_label(struct tu *t, struct stmt *s)
 	return 0;
 }
 
-/* x86 TLS GD pads its call with data bytes (.byte 0x66 / .value 0x6666). */
+/* Directives GCC prints inside a call pattern: x86 TLS GD pads its call
+ * with data bytes (.byte 0x66 / .value 0x6666), aarch64 marks the blr of a
+ * TLS descriptor call with .tlsdesccall. */
 static bool is_padding_directive(struct slice name)
 {
 	return slice_eq(name, "byte") || slice_eq(name, "value") ||
-	       slice_eq(name, "hword") || slice_eq(name, "2byte");
+	       slice_eq(name, "hword") || slice_eq(name, "2byte") ||
+	       slice_eq(name, "tlsdesccall");
 }
 
 static bool lenient(const struct pending_call *c)
