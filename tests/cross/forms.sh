@@ -5,7 +5,7 @@
 # the lenient rule (aarch64 TLS descriptor calls, x86_64 TLS GD with -fno-plt
 # and -mtls-dialect=gnu2).
 . "$top_srcdir/tests/cross/lib.sh"
-TS=$(triples norun)
+pick_triples norun
 
 A64='	.kcfi_version 1, "aarch64-linux-gnu", ptr=64, long=64, char=unsigned, prefix=0'
 RV='	.kcfi_version 1, "riscv64-linux-gnu", ptr=64, long=64, char=unsigned, prefix=1'

@@ -6,7 +6,7 @@
 # "jr rN" (c.jr), which Linux 6.12 cannot decode: that one is only checked
 # to die of SIGTRAP.
 . "$top_srcdir/tests/cross/lib.sh"
-TS=$(triples)
+pick_triples
 CLANG=${CLANG22:-clang-22}
 command -v "$CLANG" >/dev/null || skip "no $CLANG"
 CLANG_KCFI="-fsanitize=kcfi -Xclang -fsanitize-kcfi-hash=FNV-1a"

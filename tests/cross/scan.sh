@@ -6,7 +6,7 @@
 # adjacency, one check per .kcfi_call), and the object as Linux decodes it
 # (decode-object.awk; riscv: one .kcfi_traps entry per trap).
 . "$top_srcdir/tests/cross/lib.sh"
-TS=$(triples norun)
+pick_triples norun
 P=$top_srcdir/tests/prepass
 SOURCES="$X/scan-forms.c $X/units-caller.c $X/units-targets.c $top_srcdir/demo/demo.c
 $P/preamble.c $P/jumps.c $P/union-calls.c $P/shared-calls.c $P/nosan-inline.c $P/icf.c

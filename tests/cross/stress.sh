@@ -6,7 +6,7 @@
 # statement GCC must really choose tbz over the block (else this proves
 # nothing).
 . "$top_srcdir/tests/cross/lib.sh"
-TS=$(triples)
+pick_triples
 case " $TS " in *" aarch64-"*) ;; *) skip "no usable aarch64 target" ;; esac
 t=$(for x in $TS; do case $x in aarch64-*) echo "$x"; break ;; esac; done)
 N=1600
