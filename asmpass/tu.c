@@ -54,6 +54,7 @@ struct tu {
 	struct sink *out;
 	struct diag_loc loc;
 	bool in_app;
+	bool in_tramp;		/* after GCC's .LTRAMPn: a trampoline template */
 	bool failed;
 
 	bool instrumented;
@@ -456,6 +457,7 @@ static int on_label(struct tu *t, struct stmt *s)
 	if (t->call.active)
 		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	t->in_tramp = slice_starts(s->name, ".LTRAMP");
 	if (!t->func.active)
 		return 0;
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
@@ -679,6 +681,11 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
+	if (insn_is_indirect(b.cls) && !t->in_app && t->in_tramp)
+		return fail(t, 0, "%s '%.*s' in GCC's trampoline template: calls through a "
+			    "nested function's trampoline cannot be checked (nested functions "
+			    "whose address is taken do not work with -fsanitize=kcfi)",
+			    class_name(b.cls), (int)s->text.n, s->text.p);
 	if (insn_is_indirect(b.cls) && !t->in_app)
 		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
 			    "a branch the plugin did not see", class_name(b.cls),

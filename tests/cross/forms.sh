@@ -107,6 +107,17 @@ f:
 	bls	1f
 1:	ret
 END
+		check "$t: GCC's trampoline template is refused by name" as_refuses "$t" tramp \
+			"trampoline template" <<END
+$A64
+	.text
+	.align	3
+.LTRAMP0:
+	hint	34 // bti c
+	ldr	x17, .+20
+	ldr	x18, .+24
+	br	x17
+END
 		check "$t: x17 target assembles" as_ok "$t" x17 <<END
 $A64
 $TY
