@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -54,6 +54,7 @@ struct tu {
 	struct sink *out;
 	struct diag_loc loc;
 	bool in_app;
+	bool in_tramp;		/* after GCC's .LTRAMPn: a trampoline template */
 	bool failed;
 
 	bool instrumented;
@@ -490,6 +491,7 @@ static int on_label(struct tu *t, struct stmt *s)
 	if (t->call.active)
 		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	t->in_tramp = slice_starts(s->name, ".LTRAMP");
 	if (!t->func.active)
 		return 0;
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
@@ -503,11 +505,14 @@ static int on_label(struct tu *t, struct stmt *s)
 	return 0;
 }
 
-/* x86 TLS GD pads its call with data bytes (.byte 0x66 / .value 0x6666). */
+/* Directives GCC prints inside a call pattern: x86 TLS GD pads its call
+ * with data bytes (.byte 0x66 / .value 0x6666), aarch64 marks the blr of a
+ * TLS descriptor call with .tlsdesccall. */
 static bool is_padding_directive(struct slice name)
 {
 	return slice_eq(name, "byte") || slice_eq(name, "value") ||
-	       slice_eq(name, "hword") || slice_eq(name, "2byte");
+	       slice_eq(name, "hword") || slice_eq(name, "2byte") ||
+	       slice_eq(name, "tlsdesccall");
 }
 
 static bool lenient(const struct pending_call *c)
@@ -710,6 +715,11 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
+	if (insn_is_indirect(b.cls) && !t->in_app && t->in_tramp)
+		return fail(t, 0, "%s '%.*s' in GCC's trampoline template: calls through a "
+			    "nested function's trampoline cannot be checked (nested functions "
+			    "whose address is taken do not work with -fsanitize=kcfi)",
+			    class_name(b.cls), (int)s->text.n, s->text.p);
 	if (insn_is_indirect(b.cls) && !t->in_app)
 		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
 			    "a branch the plugin did not see", class_name(b.cls),
