@@ -636,6 +636,12 @@ static int statements(struct tu *t, const char *p, size_t n)
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
+	/* GNU as ends a statement at a NUL byte and reads on after it, so
+	 * "nop\0call *%rax" is a call to it and a nop to us: refuse. */
+	const char *nul = t->instrumented ? memchr(p, '\0', n) : NULL;
+	if (nul)
+		return fail(t, (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
+			    "start a new statement there");
 	int r = 0;
 	switch (k) {
 	case ASMLINE_APP:
