@@ -667,9 +667,8 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	return 0;
 }
 
-int tu_feed(struct tu *t, int fd, const char *name)
+static int feed(struct tu *t, struct asmline_scanner *sc, const char *name)
 {
-	struct asmline_scanner *sc = asmline_open(fd);
 	t->loc.file = name;
 	t->loc.line = 0;
 	const char *p;
@@ -688,6 +687,16 @@ int tu_feed(struct tu *t, int fd, const char *name)
 	}
 	asmline_close(sc);
 	return rc;
+}
+
+int tu_feed(struct tu *t, int fd, const char *name)
+{
+	return feed(t, asmline_open(fd), name);
+}
+
+int tu_feed_mem(struct tu *t, const char *p, size_t n, const char *name)
+{
+	return feed(t, asmline_open_mem(p, n), name);
 }
 
 int tu_finish(struct tu *t)
