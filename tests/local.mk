@@ -2,6 +2,7 @@
 include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
+include tests/cross.mk
 include tests/fuzz/asm-fuzz.mk
 include tests/hostile.mk
 include tests/torture.mk
