@@ -30,10 +30,15 @@ function guarded_rv(addr, reg,   i) {
 		if (I[i] ~ ("^(c\\.)?lw[ \t]+t1, *-[0-9]+\\(" reg "\\)")) return 1
 	return 0
 }
-/^[0-9a-f]+ <.*>:$/ { reset(); next }
+# Only a new section starts afresh: symbols may label the middle of a check
+# (RISC-V keeps .L labels for relaxation), and the exact address match of
+# the conditional branch keeps a check from being borrowed across functions.
+/^Disassembly of section/ { reset(); next }
+/^[0-9a-f]+ <.*>:$/ { next }
 /^ *[0-9a-f]+:\t/ {
 	addr = $1; sub(/:$/, "", addr)
-	insn = $0; sub(/^ *[0-9a-f]+:\t/, "", insn); sub(/[ \t]*#.*$/, "", insn); sub(/[ \t]*\/\/.*$/, "", insn)
+	insn = $0; sub(/^ *[0-9a-f]+:\t/, "", insn); sub(/[ \t]*\/\/.*$/, "", insn)
+	if (arch != "aarch64") sub(/[ \t]*#.*$/, "", insn)	# objdump's comments; aarch64 immediates
 	s = insn
 	if (arch == "x86_64") {
 		while (s ~ /^(notrack|cs|ds|bnd)[ \t]+/) sub(/^[a-z]+[ \t]+/, "", s)
@@ -60,6 +65,10 @@ function guarded_rv(addr, reg,   i) {
 		} else if (s ~ /^(c\.)?jr[ \t]/) {
 			reg = target_of(s); k = (reg == "ra") ? 0 : 2
 		}
+		# auipc REG + jalr/jr REG is the call/tail pseudo-instruction of a
+		# direct call (an R_RISCV_CALL pair), not an indirect branch.
+		if (k && n >= 1 && I[n] ~ ("^auipc[ \t]+" reg ","))
+			k = 0
 		if (k) g = guarded_rv(addr, reg)
 	}
 	if (k) {
