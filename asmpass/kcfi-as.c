@@ -298,7 +298,9 @@ static int open_save(const char *save)
 
 int main(int argc, char **argv)
 {
-	struct invocation inv = { .opts = { .hash = KCFI_HASH_FNV1A } };
+	/* Static: the argument vectors live as long as the process, and LeakSanitizer
+	 * (--enable-sanitizers) sees them reachable. */
+	static struct invocation inv = { .opts = { .hash = KCFI_HASH_FNV1A } };
 	char namebuf[256];
 
 	gas_arg(&inv, NULL, false);	/* argv[0], filled below */

@@ -4,17 +4,17 @@
 # kcfi object accounted for (see one-test.sh, account-*.awk).
 #
 #   run-torture.sh [--arch x86_64|aarch64|riscv64] [--opts "-O0 -O2 -Os"]
-#                  [--sample N] [--jobs N] [--work DIR] [--keep]
+#                  [--sample N] [--jobs N] [--work DIR] [--keep] [--only "NAME..."]
 #
 # --sample N takes a deterministic sample of N tests (ordered by a hash of
-# their names, the same on every machine).  Needs top_srcdir/top_builddir in
+# their names, the same on every machine); --only runs just the tests named.  Needs top_srcdir/top_builddir in
 # the environment (make sets them).  Exit 0: no kcfi-only build failure, no
 # run-time difference except the expected traps listed in
 # expected-traps.txt (which must trap), no accounting violation.
 # Exit 77: the test sources or the arch's compiler/plugin are missing.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-arch=x86_64 opts="-O0 -O2 -Os" sample=0 jobs=2 work= keep=
+arch=x86_64 opts="-O0 -O2 -Os" sample=0 jobs=2 work= keep= only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2; shift ;;
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift ;;
 	--work) work=$2; shift ;;
 	--keep) keep=1 ;;
+	--only) only=$2; shift ;;
 	*) echo "run-torture.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -66,7 +67,9 @@ mkdir -p "$work/res" "$work/tmp"
 # have their own drivers), sampled by a multiplicative hash of the name
 # (FNV-1a with "+" for "^": POSIX awk has no xor).
 ls "$src" | sed -n 's/\.c$//p' | LC_ALL=C sort >"$work/all"
-if [ "$sample" -gt 0 ]; then
+if [ -n "$only" ]; then
+	printf '%s\n' $only >"$work/list"
+elif [ "$sample" -gt 0 ]; then
 	LC_ALL=C awk 'BEGIN { for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }
 	     { h = 2166136261
 	       for (i = 1; i <= length($0); i++) {
