@@ -182,8 +182,10 @@ static int expand_response_file(struct invocation *inv, const char *path, int de
 	fclose(f);
 	if (words)
 		words[n] = NULL;
-	/* The words are kept for the life of the process: argv points into them. */
+	/* The words are kept for the life of the process: argv points into them.
+	 * The array holding them is not. */
 	int rc = parse_args(inv, n, words);
+	free(words);
 	(void)depth;
 	return rc;
 }
