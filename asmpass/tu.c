@@ -54,6 +54,7 @@ struct tu {
 	struct sink *out;
 	struct diag_loc loc;
 	bool in_app;
+	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
 	bool failed;
 
 	bool instrumented;
@@ -451,11 +452,27 @@ static bool is_debug_directive(struct slice name)
 	       slice_starts(name, "cfi_");
 }
 
+/* ".LTRAMP" and a number: the label GCC gives a trampoline template. */
+static bool is_trampoline_label(struct slice name)
+{
+	if (!slice_starts(name, ".LTRAMP") || name.n == 7)
+		return false;
+	for (size_t i = 7; i < name.n; i++)
+		if (name.p[i] < '0' || name.p[i] > '9')
+			return false;
+	return true;
+}
+
 static int on_label(struct tu *t, struct stmt *s)
 {
 	if (t->call.active)
 		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	/* GCC prints the template of its nested-function trampolines (aarch64:
+	 * "br x17") as text under .LTRAMPn.  It is data, copied to the stack
+	 * and entered only through a call, which is checked: its branch needs
+	 * no annotation.  The next label ends it. */
+	t->in_tramp = is_trampoline_label(s->name);
 	if (!t->func.active)
 		return 0;
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
@@ -512,6 +529,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
 		return fail(t, 0, "%s", msg);
+	if (r > 0)
+		t->in_tramp = false;
 	if (r > 0 || !t->instrumented)
 		return 0;
 	if (slice_eq(s->name, "intel_syntax"))
@@ -676,6 +695,10 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
+	if (insn_is_indirect(b.cls) && t->in_tramp && !t->in_app) {
+		t->stats.trampoline++;
+		return 0;
+	}
 	if (insn_is_indirect(b.cls) && !t->in_app)
 		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
 			    "a branch the plugin did not see", class_name(b.cls),

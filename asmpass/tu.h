@@ -24,6 +24,7 @@ struct tu_stats {
 	unsigned unchecked_noproto;	/* calls through unprototyped pointers */
 	unsigned direct;		/* .kcfi_call_direct */
 	unsigned nocall;		/* .kcfi_branch_nocall */
+	unsigned trampoline;		/* branches in GCC's trampoline templates */
 	unsigned preambles;		/* typed function entries */
 	unsigned padded;		/* untyped entries (padding only) */
 	unsigned typeids;		/* __kcfi_typeid_ symbols */
