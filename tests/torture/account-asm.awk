@@ -12,6 +12,8 @@
 #   table=  .kcfi_branch_nocall in a function with a jump table
 #   nocall_goto=  .kcfi_branch_nocall explained by computed goto/longjmp
 #   inline=  indirect branches inside #APP (user inline assembly)
+#   tramp=  indirect branches in GCC's trampoline templates (.LTRAMPn:, data
+#           copied to the stack; the call that enters the copy is checked)
 #   bad=  violations (each also printed as "BAD: line N: why")
 # A violation is an indirect branch outside #APP without annotation, an
 # annotation not followed by the branch kind it promises, a nocall jump with
@@ -19,10 +21,12 @@
 # source that never says no_sanitize.
 function bad(why) { printf "BAD: line %d: %s\n", NR, why; nbad++ }
 # The first statement of the line: labels and comments removed.
-function statement(s) {
+function statement(s,   l) {
 	sub(/^[ \t]+/, "", s)
-	while (match(s, /^([A-Za-z0-9_.$]+|"[^"]*"):[ \t]*/))
-		s = substr(s, RLENGTH + 1)
+	while (match(s, /^([A-Za-z0-9_.$]+|"[^"]*"):[ \t]*/)) {
+		l = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
+		intramp = (l ~ /^\.LTRAMP[0-9]+:/)
+	}
 	if (arch == "aarch64") sub(/\/\/.*/, "", s)
 	else if (s ~ /^#/) s = ""
 	sub(/[ \t]+$/, "", s)
@@ -89,6 +93,7 @@ BEGIN { inapp = 0; pend = "" }
 	}
 	# Jump tables: data words holding code labels (.L5, .L5-.L4, (.L5 - .Lrtx4) / 4).
 	if (s ~ /^\.(quad|long|word|dword|8byte|4byte|2byte|short|hword|byte)[ \t]+\(?\.L/) { fn_tables++; next }
+	if (s ~ /^\.(section|text|data|bss|pushsection|popsection|previous)([ \t]|$)/) intramp = 0
 	if (s ~ /^\./) {
 		# Only debug info and line markers may stand between annotation and branch.
 		if (pend != "" && s !~ /^\.(loc|loc_mark_labels|cfi_)/) bad(pend " followed by directive " s)
@@ -119,11 +124,12 @@ BEGIN { inapp = 0; pend = "" }
 	}
 	if (!k) next
 	if (inapp) { inline_n++; next }
+	if (intramp) { tramp++; next }
 	bad("unannotated indirect branch '" s "'")
 }
 END {
 	if (pend != "") bad(pend " (line " pend_line ") at end of file")
 	close_function()
-	printf "call=%d sibcall=%d noproto=%d nosan=%d direct=%d table=%d nocall_goto=%d inline=%d bad=%d\n",
-		call, sibcall, noproto, nosanc, direct, table, nocall_goto, inline_n, nbad
+	printf "call=%d sibcall=%d noproto=%d nosan=%d direct=%d table=%d nocall_goto=%d inline=%d tramp=%d bad=%d\n",
+		call, sibcall, noproto, nosanc, direct, table, nocall_goto, inline_n, tramp, nbad
 }

@@ -77,13 +77,13 @@ if [ -f k.s ] && [ -f k.o ]; then
 	# key=value words -> shell variables a_*, o_*, s_* (numbers only).
 	for kv in $(echo "$asm" | tail -n 1); do eval "a_${kv%%=*}=${kv#*=}"; done
 	for kv in $obj; do eval "o_${kv%%=*}=${kv#*=}"; done
-	s_checks=-1 s_no_sanitize=-1 s_unprototyped=-1 s_nocall=-1
+	s_checks=-1 s_no_sanitize=-1 s_unprototyped=-1 s_nocall=-1 s_trampoline=-1
 	for kv in $(echo "$stats" | tr -d '()'); do
 		case $kv in *=[0-9]*) eval "s_${kv%%=*}=${kv#*=}" ;; esac
 	done
 	why=
 	checked=$((a_call + a_sibcall))
-	exempt=$((a_noproto + a_nosan + a_direct + a_table + a_nocall_goto + a_inline))
+	exempt=$((a_noproto + a_nosan + a_direct + a_table + a_nocall_goto + a_inline + a_tramp))
 	[ "$a_bad" -eq 0 ] || why="$why,asm:$(echo "$asm" | grep '^BAD' | head -n 1 | tr ' ' _)"
 	[ "$s_checks" -eq "$checked" ] || why="$why,kcfi-as-checks=$s_checks-vs-asm=$checked"
 	[ "$o_guarded" -eq "$checked" ] || why="$why,guarded=$o_guarded-vs-checked=$checked"
@@ -91,6 +91,7 @@ if [ -f k.s ] && [ -f k.o ]; then
 		why="$why,obj-indirect=$o_indirect-vs-annotated=$((checked + exempt))"
 	[ "$s_no_sanitize" -eq "$a_nosan" ] || why="$why,nosan=$s_no_sanitize-vs-$a_nosan"
 	[ "$s_unprototyped" -eq "$a_noproto" ] || why="$why,noproto=$s_unprototyped-vs-$a_noproto"
+	[ "$s_trampoline" -eq "$a_tramp" ] || why="$why,trampoline=$s_trampoline-vs-$a_tramp"
 	[ "$s_nocall" -eq $((a_table + a_nocall_goto)) ] ||
 		why="$why,nocall=$s_nocall-vs-$((a_table + a_nocall_goto))"
 	case $traps in
@@ -100,7 +101,7 @@ if [ -f k.s ] && [ -f k.o ]; then
 	esac
 	acc=${why:+bad:${why#,}}
 	acc=${acc:-ok}
-	counts="call=$a_call sibcall=$a_sibcall noproto=$a_noproto nosan=$a_nosan direct=$a_direct table=$a_table nocall_goto=$a_nocall_goto inline=$a_inline indirect=$o_indirect"
+	counts="call=$a_call sibcall=$a_sibcall noproto=$a_noproto nosan=$a_nosan direct=$a_direct table=$a_table nocall_goto=$a_nocall_goto inline=$a_inline tramp=$a_tramp indirect=$o_indirect"
 fi
 # A kcfi-as error in the log, whatever the outcome: it rejected this input.
 grep -q 'error:' kcfi.log && [ "$kcfi" != nobuild ] && kcfi="$kcfi+errors"

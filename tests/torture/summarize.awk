@@ -43,9 +43,9 @@ END {
 	       "%d same outcome (%d of them fail with plain gcc too); %d expected traps trapped; %d FAILED\n",
 	       arch, secs, total, skipped, same, bothfail, trapped, nfail
 	printf "accounting over %d kcfi objects: checked calls=%d sibcalls=%d; exempt: " \
-	       "no_sanitize=%d unprototyped=%d direct-as-indirect=%d inline-asm=%d; " \
+	       "no_sanitize=%d unprototyped=%d direct-as-indirect=%d inline-asm=%d trampoline-templates=%d; " \
 	       "nocall: jump tables=%d computed goto/longjmp=%d; indirect branches in objects=%d\n",
 	       accounted, sum["call"], sum["sibcall"], sum["nosan"], sum["noproto"], sum["direct"],
-	       sum["inline"], sum["table"], sum["nocall_goto"], sum["indirect"]
+	       sum["inline"], sum["tramp"], sum["table"], sum["nocall_goto"], sum["indirect"]
 	exit nfail ? 1 : 0
 }
