@@ -20,3 +20,14 @@ AM_TESTS_ENVIRONMENT += \
 	LSAN_OPTIONS=exitcode=86; \
 	export KCFI_SANITIZERS ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS;
 endif
+
+# make sanitize-check: a second build of the same sources (the tracked files
+# of this working tree, copied to sanitize-build/) configured with
+# --enable-sanitizers, and its `make check`.
+.PHONY: sanitize-check
+sanitize-check:
+	rm -rf sanitize-build && $(MKDIR_P) sanitize-build
+	cd '$(abs_top_srcdir)' && git ls-files -z | xargs -0 tar -cf - | \
+	  (cd '$(abs_top_builddir)/sanitize-build' && tar -xf -)
+	cd sanitize-build && ./bootstrap && ./configure --enable-sanitizers && \
+	  $(MAKE) && $(MAKE) check
