@@ -31,3 +31,8 @@ const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits)
 	}
 	return NULL;
 }
+
+const struct kcfi_arch *arch_nth(size_t i)
+{
+	return i < sizeof(backends) / sizeof(backends[0]) ? backends[i] : NULL;
+}

@@ -115,6 +115,9 @@ struct kcfi_arch {
 };
 
 const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits);
+/* The I-th registered backend, NULL past the last: for tools that try them
+ * all (the fuzz harness).  Not initialised; arch_for_triple() does that. */
+const struct kcfi_arch *arch_nth(size_t i);
 
 extern const struct kcfi_arch arch_x86_64;
 extern const struct kcfi_arch arch_aarch64;

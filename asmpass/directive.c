@@ -66,6 +66,8 @@ static int parse_string(struct cursor *c, struct slice *out, size_t *col)
 	while (c->p < c->end && *c->p != '"' && *c->p != '\n') {
 		if (*c->p == '\\' && c->p + 1 < c->end)
 			c->p++;
+		if (*c->p == '\0')	/* C strings downstream would end here */
+			return fail(c, "NUL byte in a string");
 		c->p++;
 	}
 	if (c->p >= c->end || *c->p != '"')

@@ -182,8 +182,10 @@ static int expand_response_file(struct invocation *inv, const char *path, int de
 	fclose(f);
 	if (words)
 		words[n] = NULL;
-	/* The words are kept for the life of the process: argv points into them. */
+	/* The words are kept for the life of the process: argv points into them.
+	 * The array holding them is not. */
 	int rc = parse_args(inv, n, words);
+	free(words);
 	(void)depth;
 	return rc;
 }
@@ -279,9 +281,10 @@ static void print_stats(const char *name, const struct tu_stats *s)
 {
 	fprintf(stderr,
 		"kcfi-as: %s: checks=%u unchecked=%u (no_sanitize=%u unprototyped=%u) "
-		"direct=%u nocall=%u preambles=%u padded=%u typeids=%u\n",
+		"direct=%u nocall=%u preambles=%u padded=%u typeids=%u trampoline=%u\n",
 		name, s->checks, s->unchecked_nosan + s->unchecked_noproto, s->unchecked_nosan,
-		s->unchecked_noproto, s->direct, s->nocall, s->preambles, s->padded, s->typeids);
+		s->unchecked_noproto, s->direct, s->nocall, s->preambles, s->padded, s->typeids,
+		s->trampoline);
 }
 
 static int open_save(const char *save)
@@ -308,7 +311,9 @@ static void remove_output(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct invocation inv = { .opts = { .hash = KCFI_HASH_FNV1A } };
+	/* Static: the argument vectors live as long as the process, and LeakSanitizer
+	 * (--enable-sanitizers) sees them reachable. */
+	static struct invocation inv = { .opts = { .hash = KCFI_HASH_FNV1A } };
 	char namebuf[256];
 
 	gas_arg(&inv, NULL, false);	/* argv[0], filled below */

@@ -54,7 +54,7 @@ struct tu {
 	struct sink *out;
 	struct diag_loc loc;
 	bool in_app;
-	bool in_tramp;		/* after GCC's .LTRAMPn: a trampoline template */
+	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
 	bool failed;
 
 	bool instrumented;
@@ -486,12 +486,27 @@ static bool is_debug_directive(struct slice name)
 	       slice_starts(name, "cfi_");
 }
 
+/* ".LTRAMP" and a number: the label GCC gives a trampoline template. */
+static bool is_trampoline_label(struct slice name)
+{
+	if (!slice_starts(name, ".LTRAMP") || name.n == 7)
+		return false;
+	for (size_t i = 7; i < name.n; i++)
+		if (name.p[i] < '0' || name.p[i] > '9')
+			return false;
+	return true;
+}
+
 static int on_label(struct tu *t, struct stmt *s)
 {
 	if (t->call.active)
 		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
-	t->in_tramp = slice_starts(s->name, ".LTRAMP");
+	/* GCC prints the template of its nested-function trampolines (aarch64:
+	 * "br x17") as text under .LTRAMPn.  It is data, copied to the stack
+	 * and entered only through a call, which is checked: its branch needs
+	 * no annotation.  The next label ends it. */
+	t->in_tramp = is_trampoline_label(s->name);
 	if (!t->func.active)
 		return 0;
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
@@ -551,6 +566,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
 		return fail(t, 0, "%s", msg);
+	if (r > 0)
+		t->in_tramp = false;
 	if (r > 0 || !t->instrumented)
 		return 0;
 	if (slice_eq(s->name, "intel_syntax"))
@@ -715,11 +732,10 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
-	if (insn_is_indirect(b.cls) && !t->in_app && t->in_tramp)
-		return fail(t, 0, "%s '%.*s' in GCC's trampoline template: calls through a "
-			    "nested function's trampoline cannot be checked (nested functions "
-			    "whose address is taken do not work with -fsanitize=kcfi)",
-			    class_name(b.cls), (int)s->text.n, s->text.p);
+	if (insn_is_indirect(b.cls) && t->in_tramp && !t->in_app) {
+		t->stats.trampoline++;
+		return 0;
+	}
 	if (insn_is_indirect(b.cls) && !t->in_app)
 		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
 			    "a branch the plugin did not see", class_name(b.cls),
@@ -770,6 +786,12 @@ static bool plain_insn(struct tu *t, const char *p, size_t n)
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
+	/* GNU as ends a statement at a NUL byte and reads on after it, so
+	 * "nop\0call *%rax" is a call to it and a nop to us: refuse. */
+	const char *nul = t->instrumented ? memchr(p, '\0', n) : NULL;
+	if (nul)
+		return fail(t, (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
+			    "start a new statement there");
 	int r = 0;
 	switch (k) {
 	case ASMLINE_APP:
@@ -800,9 +822,8 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	return 0;
 }
 
-int tu_feed(struct tu *t, int fd, const char *name)
+static int feed(struct tu *t, struct asmline_scanner *sc, const char *name)
 {
-	struct asmline_scanner *sc = asmline_open(fd);
 	t->loc.file = name;
 	t->loc.line = 0;
 	const char *p;
@@ -821,6 +842,16 @@ int tu_feed(struct tu *t, int fd, const char *name)
 	}
 	asmline_close(sc);
 	return rc;
+}
+
+int tu_feed(struct tu *t, int fd, const char *name)
+{
+	return feed(t, asmline_open(fd), name);
+}
+
+int tu_feed_mem(struct tu *t, const char *p, size_t n, const char *name)
+{
+	return feed(t, asmline_open_mem(p, n), name);
 }
 
 int tu_finish(struct tu *t)

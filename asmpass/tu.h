@@ -24,6 +24,7 @@ struct tu_stats {
 	unsigned unchecked_noproto;	/* calls through unprototyped pointers */
 	unsigned direct;		/* .kcfi_call_direct */
 	unsigned nocall;		/* .kcfi_branch_nocall */
+	unsigned trampoline;		/* branches in GCC's trampoline templates */
 	unsigned preambles;		/* typed function entries */
 	unsigned padded;		/* untyped entries (padding only) */
 	unsigned typeids;		/* __kcfi_typeid_ symbols */
@@ -36,6 +37,9 @@ struct tu *tu_new(const struct kcfi_options *opts, struct sink *out);
 /* Process one input (FD is read to its end, not closed).  Returns 0, or -1
  * after reporting an error; the TU is then unusable. */
 int tu_feed(struct tu *t, int fd, const char *name);
+/* The same for an input held in memory (N < 2 GiB): no file, no gas; what
+ * the fuzz harness uses. */
+int tu_feed_mem(struct tu *t, const char *p, size_t n, const char *name);
 /* End-of-input checks. Returns 0 or -1 (reported). */
 int tu_finish(struct tu *t);
 bool tu_instrumented(const struct tu *t);

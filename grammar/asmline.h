@@ -25,6 +25,8 @@ struct asmline_scanner;
 
 /* Read lines from FD (not closed by the scanner). */
 struct asmline_scanner *asmline_open(int fd);
+/* Read lines from the N bytes at P (copied; N < 2 GiB). */
+struct asmline_scanner *asmline_open_mem(const char *p, size_t n);
 /* Next line, including its '\n' if it has one; the text stays valid until the
  * next call.  Returns ASMLINE_EOF at end of input or on a read error. */
 enum asmline_kind asmline_next(struct asmline_scanner *s, const char **text, size_t *len);

@@ -6,6 +6,7 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 
 command -v valgrind > /dev/null 2>&1 || { echo "SKIP: valgrind not installed"; exit 77; }
+[ "${KCFI_SANITIZERS:-}" != yes ] || { echo "SKIP: built with ASan, which excludes valgrind"; exit 77; }
 
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all"
 dir=$top_builddir/tests/typeids

@@ -1,0 +1,60 @@
+#!/bin/sh
+# GCC's nested-function trampoline template: aarch64 prints it as text
+# (".LTRAMP0: ... br x17") that the plugin cannot annotate.  kcfi-as lets
+# that one block pass and nothing around it; the trampoline itself has no
+# type id, so calling a nested function through a pointer traps.
+. "$top_srcdir/tests/hostile/lib.sh"
+A='	.kcfi_version 1, "aarch64-linux-gnu", ptr=64, long=64, char=unsigned, prefix=0'
+tramp='	.align	3
+.LTRAMP0:
+	hint	34 // bti c
+	ldr	x17, .+20
+	ldr	x18, .+24
+	br	x17
+	dsb	sy
+	isb
+	.xword	0
+	.xword	0'
+
+printf '%s\n%s\n' "$A" "$tramp" >"$T/template.s"
+"$KCFI_AS" --kcfi-no-assemble --kcfi-stats "$T/template.s" >"$T/template.err" 2>&1
+rc=$?
+if sane template $rc; then
+	[ $rc -eq 0 ] && grep -q ' trampoline=1$' "$T/template.err" &&
+		pass "template: accepted and counted" || fail "template: rc=$rc $(cat "$T/template.err")"
+fi
+# The same branch anywhere else is an unannotated indirect jump.
+printf '%s\n%s\n.L5:\n\tbr\tx17\n' "$A" "$tramp" >"$T/after-label.s"
+expect_error after-label 13 'without a kcfi annotation'
+printf '%s\n%s\n\t.text\n\tbr\tx17\n' "$A" "$tramp" >"$T/after-section.s"
+expect_error after-section 13 'without a kcfi annotation'
+printf '%s\n.LTRAMPOLINE:\n\tbr\tx17\n' "$A" >"$T/other-name.s"
+expect_error other-name 3 'without a kcfi annotation'
+
+# A real nested function, through aarch64-linux-gnu-kcfi-gcc and qemu.
+KGCC=$top_builddir/aarch64-linux-gnu-kcfi-gcc
+if [ -x "$KGCC" ] && [ -f "$top_builddir/prepass/plugins/aarch64-linux-gnu/kcfi.so" ] &&
+   command -v qemu-aarch64 >/dev/null; then
+	cat >"$T/nested.c" <<'C'
+int apply(int (*f)(int), int x) { return f(x); }
+int main(void)
+{
+	int k = 3;
+	int add(int x) { return x + k; }
+	return apply(add, 4) == 7 ? 0 : 1;
+}
+C
+	# (KCFI_PLUGIN names the native plugin: the wrapper must pick its own.)
+	if env -u KCFI_PLUGIN "$KGCC" -fsanitize=kcfi -O0 -o "$T/nested" "$T/nested.c" 2>"$T/nested.err"; then
+		pass "nested: builds"
+		qemu-aarch64 -L /usr/aarch64-linux-gnu "$T/nested" 2>/dev/null
+		rc=$?
+		[ $rc -eq 133 ] && pass "nested: the call through the trampoline traps (SIGTRAP)" ||
+			fail "nested: exit status $rc, want 133 (SIGTRAP)"
+	else
+		fail "nested: $(head -3 "$T/nested.err")"
+	fi
+else
+	echo "SKIP: nested (no aarch64 kcfi-gcc, plugin or qemu-aarch64)"
+fi
+finish
