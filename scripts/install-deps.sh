@@ -12,7 +12,7 @@ TEST="clang-22 clang-19 lld-22 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux
 gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
 libc6-dev-arm64-cross libc6-dev-riscv64-cross"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
-qemu-system-misc xz-utils cpio"
+qemu-system-misc xz-utils cpio patch"
 
 pkgs="$BUILD $TEST"
 [ "${1:-}" = --with-boot ] && pkgs="$pkgs $BOOT"

@@ -1,0 +1,194 @@
+# Helpers for boot-check.sh: per-architecture facts, QEMU runs, console checks.
+# Sourced; expects $CACHE, $OUT, $here, $KCFI_BUILDDIR, $SRC, $BOOT_TIMEOUT.
+
+# arch_vars ARCH: what differs between architectures.
+arch_vars() {
+	case $1 in
+	x86_64)
+		KARCH=x86_64 CROSS= TRIPLE=x86_64-linux-gnu ARCH_TINY=arch/x86/configs/tiny.config
+		ARCH_TARGET=bzImage ARCH_IMAGE=arch/x86/boot/bzImage
+		# No ACPI (see x86_64.config): init reboots, -no-reboot makes QEMU exit.
+		QEMU=(qemu-system-x86_64 -M pc -cpu qemu64)
+		CONSOLE=ttyS0 EXTRA_APPEND="kcfi_exit=reboot" TRAPS=yes ;;
+	arm64)
+		KARCH=arm64 CROSS=aarch64-linux-gnu- TRIPLE=aarch64-linux-gnu ARCH_TINY=
+		ARCH_TARGET=Image ARCH_IMAGE=arch/arm64/boot/Image
+		QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57)
+		CONSOLE=ttyAMA0 EXTRA_APPEND= TRAPS=no ;;
+	riscv64)
+		KARCH=riscv CROSS=riscv64-linux-gnu- TRIPLE=riscv64-linux-gnu ARCH_TINY=
+		ARCH_TARGET=Image ARCH_IMAGE=arch/riscv/boot/Image
+		QEMU=(qemu-system-riscv64 -M virt -bios default)
+		CONSOLE=ttyS0 EXTRA_APPEND= TRAPS=yes ;;
+	*) log "unknown architecture $1"; return 1 ;;
+	esac
+}
+
+# check_config CONFIG FRAGMENT...: every CONFIG_X=y / "is not set" line of the
+# fragments must be in the result (allnoconfig drops what it cannot satisfy).
+check_config() {
+	local cfg=$1 ok=0 line
+	shift
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*|"# CONFIG_"*" is not set") ;;
+		*) continue ;;
+		esac
+		if [ "${line#\# }" != "$line" ]; then
+			local sym=${line#\# }; sym=${sym%% *}
+			grep -q "^$sym=" "$cfg" && { log "  $sym is set, wanted not set"; ok=1; }
+		else
+			grep -qxF "$line" "$cfg" || { log "  missing: $line"; ok=1; }
+		fi
+	done < <(cat "$@")
+	return $ok
+}
+
+# fnv1a32 STRING: the 32-bit FNV-1a of STRING, as 0x%08x.
+fnv1a32() {
+	local s=$1 h=2166136261 i c
+	for ((i = 0; i < ${#s}; i++)); do
+		printf -v c '%d' "'${s:i:1}"
+		h=$(( ((h ^ c) * 16777619) & 0xffffffff ))
+	done
+	printf '0x%08x\n' "$h"
+}
+
+# expected_id HASH: the type id of LKDTM's `void (int *)` call, computed
+# here and not by kcfi-as: FNV-1a of the mangled name in the default mode;
+# in xxhash64 mode the value Clang (xxHash64) emits for it.
+expected_id() {
+	case $1 in
+	fnv1a) fnv1a32 _ZTSFvPiE ;;
+	xxhash64) echo 0x7e0c52a5 ;;
+	esac
+}
+
+# initramfs ARCH: a cpio with our init built by that arch's compiler.
+initramfs() {
+	local arch=$1 dir=$CACHE/init/$1 cc=${CROSS}gcc
+	mkdir -p "$dir"
+	if [ ! -x "$dir/init" ] || [ "$here/init.c" -nt "$dir/init" ]; then
+		"$cc" -static -Os -s -Wall -o "$dir/init" "$here/init.c" || return 1
+	fi
+	cat > "$dir/list" <<-EOF
+	dir /dev 0755 0 0
+	nod /dev/console 0600 0 0 c 5 1
+	dir /sys 0755 0 0
+	dir /sys/kernel 0755 0 0
+	dir /sys/kernel/debug 0755 0 0
+	file /init $dir/init 0755 0 0
+	EOF
+	"$CACHE/tools/gen_init_cpio" "$dir/list" > "$dir/initramfs.cpio" || return 1
+	echo "$dir/initramfs.cpio"
+}
+
+# kcfi_proof VMLINUX ARCH: fail unless the kernel is plausibly KCFI
+# throughout.  The tiny configs have ~7000 functions with a preamble on x86
+# (Clang: 7673) and a trap entry per indirect call site.
+kcfi_proof() {
+	local v=$1 nm=${CROSS}nm readelf=${CROSS}readelf cfi traps=- ok=0
+	cfi=$("$nm" "$v" | grep -c ' __cfi_')
+	if [ "$TRAPS" = yes ]; then
+		local size
+		size=$("$readelf" -SW "$v" | awk '$2 == "__kcfi_traps" { print $6 }')
+		traps=$(( 0x${size:-0} / 4 ))
+		[ "$traps" -ge 200 ] || ok=1
+	fi
+	[ "$cfi" -ge 1000 ] || ok=1
+	PROOF="__cfi_=$cfi traps=$traps"
+	return $ok
+}
+
+# run_variant NAME ARCH HASH MODE: boot the image of NAME/MODE and judge the
+# console.  Sets booted report typeid matched verdict (see boot-check.sh).
+run_variant() {
+	local name=$1 arch=$2 hash=$3 mode=$4
+	local img=$CACHE/build/$name/images/$mode dir=$OUT/$name-$mode
+	local log=$dir/console.log cpio want
+	arch_vars "$arch" || return
+	mkdir -p "$dir" && rm -f "$log"
+	cpio=$(initramfs "$arch") || { log "$name: cannot build the initramfs"; return; }
+	want=$(expected_id "$hash")
+	if [ -x "$KCFI_BUILDDIR/kcfi-typeid" ]; then
+		# The project's own tool must agree with the independent value.
+		local tool
+		tool=$("$KCFI_BUILDDIR/kcfi-typeid" ${hash:+--kcfi-hash=$hash} 'void (int *)' 2>/dev/null |
+			grep -oi '0x[0-9a-f]\{8\}' | head -1)
+		[ -z "$tool" ] || [ "$tool" = "$want" ] ||
+			log "$name: kcfi-typeid says $tool for void (int *), expected $want"
+	fi
+
+	timeout "$BOOT_TIMEOUT" "${QEMU[@]}" -m 256 -accel tcg -smp 1 -display none \
+		-monitor none -serial "file:$log" -no-reboot \
+		-kernel "$img/image" -initrd "$cpio" \
+		-append "console=$CONSOLE panic=-1 $EXTRA_APPEND" \
+		> "$dir/qemu.log" 2>&1
+	local rc=$?
+	[ $rc -eq 124 ] && echo "boot-check: QEMU timed out after ${BOOT_TIMEOUT}s" >> "$log"
+	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+	judge "$log" "$arch" "$mode" "$want" "$img/vmlinux"
+	verdict_detail > "$dir/verdict.txt"
+}
+
+# judge LOG ARCH MODE WANT VMLINUX: the pass criteria of issue 5.
+judge() {
+	local log=$1 arch=$2 mode=$3 want=$4 vmlinux=$5
+	local re='^CFI failure at lkdtm_indirect_call\+0x[0-9a-f]+/0x[0-9a-f]+ \(target: lkdtm_increment_int\+0x0/0x[0-9a-f]+; expected type: (0x[0-9a-f]{8})\)$'
+	local line failures before
+	REASONS=()
+	booted=no report=none typeid=- matched=no verdict=FAIL
+	grep -q '^kcfi-boot: init running' "$log" && booted=yes
+	[ $booted = yes ] || REASONS+=("init never ran")
+	# No CFI failure may happen before our trigger, and only one after it.
+	failures=$(grep -c 'CFI failure at' "$log")
+	before=$(sed -n '/^kcfi-boot: init running/q;p' "$log" | grep -c 'CFI failure at')
+	[ "$before" -eq 0 ] || REASONS+=("$before spurious CFI failure(s) before init")
+	line=$(grep -E "$re" "$log" | head -1)
+	if [ -n "$line" ]; then
+		report=lkdtm_indirect_call
+		typeid=$(sed -E "s/$re/\1/" <<< "$line")
+		[ "$typeid" = "$want" ] || REASONS+=("type id $typeid, expected $want")
+	elif grep -q 'CFI failure at lkdtm_indirect_call' "$log"; then
+		report=no-target-info
+		REASONS+=("CFI report without target/type information")
+	else
+		REASONS+=("no CFI failure report from lkdtm_indirect_call")
+	fi
+	[ "$failures" -le 1 ] || REASONS+=("$failures CFI failures, expected 1")
+	# The matched call must have run and returned before the mismatched one.
+	if grep -q '^lkdtm: Calling matched prototype' "$log" &&
+	   sed -n '/^lkdtm: Calling matched prototype/,$p' "$log" | grep -q '^lkdtm: Calling mismatched prototype'; then
+		matched=ok
+	else
+		REASONS+=("the matched call did not complete")
+	fi
+	if [ "$mode" = permissive ]; then
+		grep -q '^WARNING: .* at lkdtm_indirect_call' "$log" || REASONS+=("no WARNING in permissive mode")
+		grep -q '^lkdtm: FAIL: survived mismatched prototype' "$log" ||
+			REASONS+=("permissive kernel did not continue into the call")
+		grep -q '^kcfi-boot: child exited 0' "$log" || REASONS+=("child did not exit normally")
+	else
+		grep -q '^lkdtm: FAIL: survived mismatched prototype' "$log" &&
+			REASONS+=("the mismatched call went through")
+		if [ "$arch" = riscv64 ]; then
+			# riscv handles kernel ebreak in NMI context: die() panics, so init
+			# cannot survive; Clang-built kernels do the same.
+			grep -q 'Kernel panic - not syncing: Fatal exception in interrupt' "$log" ||
+				grep -q '^kcfi-boot: child killed by signal' "$log" ||
+				REASONS+=("no oops after the CFI failure")
+		else
+			grep -q '^kcfi-boot: child killed by signal' "$log" || REASONS+=("child was not killed")
+			grep -q '^kcfi-boot: init done' "$log" || REASONS+=("init did not survive")
+		fi
+	fi
+	kcfi_proof "$vmlinux" || REASONS+=("vmlinux does not look like KCFI: $PROOF")
+	[ ${#REASONS[@]} -eq 0 ] && verdict=PASS
+	for r in "${REASONS[@]}"; do log "  $arch/$mode: $r"; done
+	return 0
+}
+
+verdict_detail() {
+	echo "booted=$booted report=$report typeid=$typeid matched=$matched $PROOF verdict=$verdict"
+	for r in "${REASONS[@]}"; do echo "reason: $r"; done
+}
