@@ -16,12 +16,11 @@
  */
 #include "config.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "asmpass/arch.h"
+#include "asmpass/pattern.h"
 
 enum {
 	X86_THUNK = 1 << 0,	/* call/jmp __x86_indirect_thunk_<reg> */
@@ -45,45 +44,19 @@ static pcre2_code *branch_re, *prefix_re;
 static pcre2_match_data *branch_md;
 static uint32_t grp_pfx, grp_op, grp_reg, grp_thunk, grp_mem;
 
-static pcre2_code *compile(const char *pattern)
-{
-	int err;
-	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-				       PCRE2_NO_UTF_CHECK, &err, &off, NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[120];
-		pcre2_get_error_message(err, msg, sizeof(msg));
-		fprintf(stderr, "kcfi-as: x86_64 pattern: %s at %zu\n", (char *)msg, (size_t)off);
-		return NULL;
-	}
-	/* The JIT is an optimisation; the interpreter gives the same answers. */
-	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-	return re;
-}
-
 static int x86_init(void)
 {
-	branch_re = compile(branch_pattern);
-	prefix_re = compile(prefix_pattern);
+	branch_re = pattern_compile("x86_64", branch_pattern);
+	prefix_re = pattern_compile("x86_64", prefix_pattern);
 	if (!branch_re || !prefix_re)
 		return -1;
 	branch_md = pcre2_match_data_create_from_pattern(branch_re, NULL);
-	grp_pfx = (uint32_t)pcre2_substring_number_from_name(branch_re, (PCRE2_SPTR)"pfx");
-	grp_op = (uint32_t)pcre2_substring_number_from_name(branch_re, (PCRE2_SPTR)"op");
-	grp_reg = (uint32_t)pcre2_substring_number_from_name(branch_re, (PCRE2_SPTR)"reg");
-	grp_thunk = (uint32_t)pcre2_substring_number_from_name(branch_re, (PCRE2_SPTR)"thunk");
-	grp_mem = (uint32_t)pcre2_substring_number_from_name(branch_re, (PCRE2_SPTR)"mem");
+	grp_pfx = pattern_group_number(branch_re, "pfx");
+	grp_op = pattern_group_number(branch_re, "op");
+	grp_reg = pattern_group_number(branch_re, "reg");
+	grp_thunk = pattern_group_number(branch_re, "thunk");
+	grp_mem = pattern_group_number(branch_re, "mem");
 	return branch_md ? 0 : -1;
-}
-
-static bool group(const PCRE2_SIZE *ov, uint32_t g, const char *s, const char **p, size_t *n)
-{
-	if (ov[2 * g] == PCRE2_UNSET)
-		return false;
-	*p = s + ov[2 * g];
-	*n = ov[2 * g + 1] - ov[2 * g];
-	return true;
 }
 
 /* Is the first word a mnemonic or prefix that can start a branch? Cheap
@@ -133,18 +106,18 @@ static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branc
 	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(branch_md);
 	const char *op = "", *p;
 	size_t op_len, n;
-	group(ov, grp_op, s, &op, &op_len);
+	pattern_group(ov, grp_op, s, &op, &op_len);
 	bool call = op[0] == 'c';
-	group(ov, grp_pfx, s, &b->prefix, &b->prefix_len);
+	pattern_group(ov, grp_pfx, s, &b->prefix, &b->prefix_len);
 	if (b->prefix_len && (memmem(b->prefix, b->prefix_len, "cs", 2)))
 		b->flags |= X86_CS;
 
-	if (group(ov, grp_reg, s, &p, &n) || group(ov, grp_thunk, s, &p, &n)) {
+	if (pattern_group(ov, grp_reg, s, &p, &n) || pattern_group(ov, grp_thunk, s, &p, &n)) {
 		if (ov[2 * grp_thunk] != PCRE2_UNSET)
 			b->flags |= X86_THUNK;
 		memcpy(b->reg, p, n);
 		b->reg[n] = '\0';
-	} else if (group(ov, grp_mem, s, &p, &n)) {
+	} else if (pattern_group(ov, grp_mem, s, &p, &n)) {
 		b->mem = p;
 		b->mem_len = n;
 	} else {

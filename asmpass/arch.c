@@ -9,6 +9,8 @@
 
 static const struct kcfi_arch *const backends[] = {
 	&arch_x86_64,
+	&arch_aarch64,
+	&arch_riscv64,
 };
 
 const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits)

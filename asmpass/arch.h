@@ -66,6 +66,12 @@ struct kcfi_entry {
 /* Per-TU options that change what a backend emits. */
 struct kcfi_arch_opts {
 	bool cs_prefix;			/* x86: -mindirect-branch-cs-prefix was given */
+	const char *march;		/* -march= given to the assembler, or NULL */
+	/* Instruction-set state the assembler tracks (riscv: is RVC on?), owned
+	 * by the backend's tu_start()/observe(); the core only keeps it per TU. */
+	unsigned isa;
+	unsigned isa_stack[16];		/* saved by ".option push" and the like */
+	unsigned isa_depth;
 };
 
 struct kcfi_arch {
@@ -85,13 +91,20 @@ struct kcfi_arch {
 			  const struct kcfi_arch_opts *opts);
 	/* Emit what precedes a function entry: type id preamble or padding. */
 	void (*emit_entry)(struct emitter *e, const struct kcfi_entry *f);
+	/* Optional: set up O->isa for a new TU from O->march. */
+	void (*tu_start)(struct kcfi_arch_opts *o);
+	/* Optional: a directive (NAME without its dot) that may change how the
+	 * assembler encodes what follows (.option, .attribute, .arch).  The core
+	 * passes every directive of the TU, those before .kcfi_version included. */
+	void (*observe)(struct kcfi_arch_opts *o, const char *name, size_t name_len,
+			const char *args, size_t args_len);
 	/* The id as it appears in code: x86 avoids ids that look like ENDBR. */
 	uint32_t (*code_id)(uint32_t id);
 	/* Line comment introducers of this assembler, for statement splitting. */
 	const char *comment;
 	/* Does ".align N" mean 2^N bytes (true) or N bytes (false)? */
 	bool align_pow2;
-	/* Bytes of one patchable-prefix NOP. */
+	/* Bytes of one patchable-prefix NOP (riscv: 4, but see its observe()). */
 	unsigned nop_bytes;
 	/* Statements a check occupies when the assembler does not relax branches
 	 * (0: it does, no reservation needed). */
@@ -104,5 +117,7 @@ struct kcfi_arch {
 const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits);
 
 extern const struct kcfi_arch arch_x86_64;
+extern const struct kcfi_arch arch_aarch64;
+extern const struct kcfi_arch arch_riscv64;
 
 #endif

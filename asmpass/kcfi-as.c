@@ -222,6 +222,8 @@ static int parse_args(struct invocation *inv, int argc, char **argv)
 			inv->help = true;
 		} else if (!strncmp(a, "-o", 2)) {
 			inv->output = a[2] ? a + 2 : (i + 1 < argc ? argv[i + 1] : NULL);
+		} else if (!strncmp(a, "-march=", 7)) {
+			inv->opts.march = a + 7;	/* the last one counts, as in gas */
 		}
 		gas_arg(inv, a, false);
 		if (takes_separate_value(a) && i + 1 < argc)

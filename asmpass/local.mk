@@ -6,6 +6,7 @@ libasmpass_a_SOURCES += \
 	asmpass/directive.c asmpass/directive.h \
 	asmpass/emit.c asmpass/emit.h \
 	asmpass/gas.c asmpass/gas.h \
+	asmpass/pattern.c asmpass/pattern.h \
 	asmpass/section.c asmpass/section.h \
 	asmpass/sink.c asmpass/sink.h \
 	asmpass/stmt.c asmpass/stmt.h \
@@ -35,3 +36,23 @@ install-exec-hook:
 	$(LN_S) '$(bindir)/kcfi-as$(EXEEXT)' '$(DESTDIR)$(pkglibexecdir)/bin/as'
 uninstall-hook:
 	rm -f '$(DESTDIR)$(pkglibexecdir)/bin/as'
+
+# <triple>-kcfi-gcc for every cross compiler the plugin is built for: kcfi-gcc
+# reads the target compiler off its own name (build tree and installed alike).
+KCFI_CROSS_DRIVERS = $(CROSS_TRIPLES:%=%-kcfi-gcc)
+all-local: $(KCFI_CROSS_DRIVERS)
+$(KCFI_CROSS_DRIVERS): kcfi-gcc$(EXEEXT)
+	$(AM_V_GEN)rm -f $@ && $(LN_S) kcfi-gcc$(EXEEXT) $@
+CLEANFILES += $(KCFI_CROSS_DRIVERS)
+install-exec-local: install-kcfi-cross-drivers
+install-kcfi-cross-drivers:
+	@for t in $(CROSS_TRIPLES); do \
+	  echo " LN_S     $(bindir)/$$t-kcfi-gcc"; \
+	  $(MKDIR_P) '$(DESTDIR)$(bindir)' && \
+	  rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" && \
+	  $(LN_S) kcfi-gcc$(EXEEXT) "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" || exit 1; \
+	done
+uninstall-local: uninstall-kcfi-cross-drivers
+uninstall-kcfi-cross-drivers:
+	@for t in $(CROSS_TRIPLES); do rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc"; done
+.PHONY: install-kcfi-cross-drivers uninstall-kcfi-cross-drivers

@@ -32,6 +32,7 @@ struct pending_call {
 	unsigned id;
 	unsigned reserve;
 	unsigned long line;
+	unsigned skipped;	/* statements passed over (see on_lenient) */
 };
 
 struct pending_func {
@@ -62,6 +63,11 @@ struct tu {
 	unsigned prefix_nops;
 	bool require_plugin;
 	unsigned long require_line;
+
+	/* Directives seen before .kcfi_version, one per line, replayed to the
+	 * backend's observe() once the target is known (riscv prints its ISA
+	 * with .attribute/.option before the plugin's first word). */
+	struct buf early;
 
 	struct typetab types;
 	struct section_state sec;
@@ -110,6 +116,7 @@ void tu_free(struct tu *t)
 	buf_free(&t->func.name);
 	buf_free(&t->scratch);
 	buf_free(&t->call_prefix);
+	buf_free(&t->early);
 	free(t);
 }
 
@@ -180,6 +187,35 @@ static const char *dir_name(enum kcfi_dir k)
 
 /* ---- .kcfi_* directives ------------------------------------------------ */
 
+/* Beyond this, early directives are not kept: real compiler output has a
+ * handful before .kcfi_version, a plain .S with inline directives may have
+ * thousands and never needs them. */
+enum { EARLY_MAX = 16384 };
+
+static void record_early(struct tu *t, const struct stmt *s)
+{
+	if (t->early.len + s->text.n + 1 > EARLY_MAX)
+		return;
+	buf_append(&t->early, s->text.p, s->text.n);
+	buf_append(&t->early, "\n", 1);
+}
+
+static void replay_early(struct tu *t)
+{
+	if (!t->arch->observe)
+		return;
+	const char *p = t->early.data, *end = p + t->early.len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct slice line = { p, (size_t)(nl - p) };
+		struct stmt s;
+		if (stmt_next(&line, t->arch->comment, &s) && s.kind == STMT_DIRECTIVE)
+			t->arch->observe(&t->arch_opts, s.name.p, s.name.n, s.args.p, s.args.n);
+		p = nl + 1;
+	}
+	t->early.len = 0;
+}
+
 static int on_version(struct tu *t, const struct kcfi_directive *d)
 {
 	if (t->instrumented)
@@ -195,6 +231,10 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	t->instrumented = true;
 	t->prefix_nops = d->prefix;
 	t->arch_opts.cs_prefix = t->opts.cs_prefix;
+	t->arch_opts.march = t->opts.march;
+	if (t->arch->tu_start)
+		t->arch->tu_start(&t->arch_opts);
+	replay_early(t);
 	t->type_opts.hash = t->opts.hash;
 	t->type_opts.normalize_integers = t->opts.normalize_integers;
 	t->type_opts.model.ptr_bits = (unsigned char)d->ptr_bits;
@@ -429,11 +469,45 @@ static int on_label(struct tu *t, struct stmt *s)
 	return 0;
 }
 
+/* x86 TLS GD pads its call with data bytes (.byte 0x66 / .value 0x6666). */
+static bool is_padding_directive(struct slice name)
+{
+	return slice_eq(name, "byte") || slice_eq(name, "value") ||
+	       slice_eq(name, "hword") || slice_eq(name, "2byte");
+}
+
+static bool lenient(const struct pending_call *c)
+{
+	return c->kind == KD_CALL_DIRECT || c->kind == KD_BRANCH_NOCALL;
+}
+
+/* Statements a lenient directive may pass over before its branch: GCC prints
+ * some branches as the last line of a multi-instruction pattern (aarch64
+ * compressed jump tables: ldrb; adr; add; br — x86 TLS GD: data16 leaq;
+ * .byte 0x66; rex64; call *__tls_get_addr@GOTPCREL(%rip)). */
+enum { LENIENT_MAX = 4 };
+
+static int on_lenient(struct tu *t, const struct stmt *s)
+{
+	if (++t->call.skipped <= LENIENT_MAX)
+		return 0;
+	return fail(t, 0, "%s (line %lu): no branch within %u statements (at '%.*s')",
+		    dir_name(t->call.kind), t->call.line, LENIENT_MAX,
+		    (int)s->text.n, s->text.p);
+}
+
 static int on_directive(struct tu *t, struct stmt *s)
 {
-	if (t->call.active && !is_debug_directive(s->name))
+	if (t->call.active && !is_debug_directive(s->name)) {
+		if (lenient(&t->call) && is_padding_directive(s->name))
+			return on_lenient(t, s);
 		return fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	}
+	if (!t->instrumented)
+		record_early(t, s);
+	else if (t->arch->observe)
+		t->arch->observe(&t->arch_opts, s->name.p, s->name.n, s->args.p, s->args.n);
 	const char *msg;
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
@@ -598,6 +672,8 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		t->call_prefix.len = 0;
 		return r;
 	}
+	if (t->call.active && lenient(&t->call) && !insn_is_branch(b.cls))
+		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
 	if (insn_is_indirect(b.cls) && !t->in_app)

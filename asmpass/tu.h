@@ -15,6 +15,7 @@ struct kcfi_options {
 	enum kcfi_hash hash;
 	bool normalize_integers;
 	bool cs_prefix;			/* x86: -mindirect-branch-cs-prefix */
+	const char *march;		/* the assembler's -march=, or NULL */
 };
 
 struct tu_stats {

@@ -5,8 +5,9 @@
 # $(pkglibdir)/TRIPLE/kcfi.so.  The file stem must stay "kcfi": GCC takes
 # the plugin's name (and so -fplugin-arg-kcfi-*) from it.
 #
-# To add a cross compiler, append its triple to KCFI_PLUGIN_TRIPLES and set
-# KCFI_PLUGIN_DIR_<triple> to its `<triple>-gcc -print-file-name=plugin`.
+# Cross compilers come from configure (KCFI_CROSS_TRIPLES): CROSS_TRIPLES
+# lists those found with their plugin headers, CROSS_PLUGIN_DIRS pairs each
+# with its `<triple>-gcc -print-file-name=plugin` as TRIPLE=DIR.
 
 KCFI_PLUGIN_SRCS = prepass/plugin.cc prepass/attrs.cc prepass/typename.cc \
 	prepass/gimple-passes.cc prepass/rtl-passes.cc \
@@ -14,14 +15,14 @@ KCFI_PLUGIN_SRCS = prepass/plugin.cc prepass/attrs.cc prepass/typename.cc \
 KCFI_PLUGIN_HDRS = prepass/kcfi-plugin.h
 EXTRA_DIST += $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)
 
-KCFI_PLUGIN_TRIPLES = $(NATIVE_TRIPLE)
+KCFI_PLUGIN_TRIPLES = $(NATIVE_TRIPLE) $(CROSS_TRIPLES)
 KCFI_PLUGINS = $(KCFI_PLUGIN_TRIPLES:%=prepass/plugins/%/kcfi.so)
 KCFI_PLUGIN_CXXFLAGS = -std=gnu++17 -fPIC -fno-rtti -shared -O2 -g \
 	-Wall -Wextra -Wno-unused-parameter
 CLEANFILES += $(KCFI_PLUGINS)
 
-# The plugin directory of triple $(1): configure's for the native one.
-kcfi_plugin_dir = $(if $(filter $(1),$(NATIVE_TRIPLE)),$(GCC_PLUGIN_DIR),$(KCFI_PLUGIN_DIR_$(1)))
+# The plugin directory of triple $(1), as configure found it.
+kcfi_plugin_dir = $(if $(filter $(1),$(NATIVE_TRIPLE)),$(GCC_PLUGIN_DIR),$(patsubst $(1)=%,%,$(filter $(1)=%,$(CROSS_PLUGIN_DIRS))))
 
 prepass/plugins/%/kcfi.so: $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \

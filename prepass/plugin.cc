@@ -28,6 +28,31 @@ int plugin_is_GPL_compatible;
 #endif
 
 int kcfi_reserve = 1;
+
+/* Statements each .kcfi_call reserves by default, per target architecture:
+   the length budget of the check kcfi-as puts in front of the branch, in
+   the unit GCC sizes an asm statement by (doc/directives.md 3.3).  The
+   plugin knows lengths only; kcfi-as refuses a reservation that is short
+   on targets whose assembler does not relax branches.  */
+static const struct
+{
+  const char *arch;
+  int statements;
+} default_reserve[] = {
+  { "x86_64", 1 },	/* GNU as relaxes x86 branches: nothing to reserve */
+  { "aarch64", 6 },
+  { "riscv64", 5 },
+};
+
+static int
+target_reserve (void)
+{
+  size_t len = strcspn (KCFI_TARGET_TRIPLE, "-");
+  for (const auto &r : default_reserve)
+    if (strlen (r.arch) == len && !strncmp (r.arch, KCFI_TARGET_TRIPLE, len))
+      return r.statements;
+  return 1;
+}
 unsigned kcfi_prefix_nops;
 
 /* cc1's --output-pch= file; lto1 has no such symbol, hence weak.  */
@@ -164,7 +189,7 @@ static plugin_info kcfi_info = {
   "0.1",
   "Annotates assembly for kcfi-as (doc/directives.md).\n"
   "  -fplugin-arg-kcfi-reserve=K   statements each .kcfi_call reserves "
-  "(default 1)\n"
+  "(default: per target, see doc/directives.md)\n"
 };
 
 int
@@ -177,6 +202,7 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	     "compiler", gcc_version.basever, KCFI_TARGET_TRIPLE);
       return 1;
     }
+  kcfi_reserve = target_reserve ();
   for (int i = 0; i < args->argc; i++)
     {
       const plugin_argument &a = args->argv[i];

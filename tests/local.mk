@@ -2,3 +2,4 @@
 include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
+include tests/cross.mk

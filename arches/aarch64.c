@@ -1,0 +1,164 @@
+/* aarch64: the KCFI sequence Linux 6.12's arm64 BRK handler decodes.
+ *
+ * Call site (KCFI-ABI.md 1.3, 4.4), immediately before the transfer:
+ *	ldur	w16, [xN, #-(4M+4)]	the callee's id, stored before its entry
+ *	movk	w17, #(H & 0xffff)	the expected id; both halves are written,
+ *	movk	w17, #(H >> 16), lsl #16  so x17's old contents do not matter
+ *	cmp	w16, w17
+ *	b.eq	1f
+ *	brk	#(0x8000 | (17 << 5) | N)
+ * 1:	blr	xN			or br xN (sibcall)
+ * The kernel recognises a CFI trap by the BRK immediate alone (no table) and
+ * reads the target from x[imm & 31] and the expected id from x[(imm>>5) & 31].
+ * A target in x16 or x17 (BTI sibcalls go through x16/x17) cannot also be a
+ * scratch: that scratch becomes w9, and the immediate names w9 if it held
+ * the expected id.
+ *
+ * Preamble (2.2): the id as a .word right before the entry, before any
+ * patchable prefix NOPs; no symbol of its own in Clang, a local __cfi_ label
+ * here (see emit_entry).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmpass/arch.h"
+#include "asmpass/pattern.h"
+
+/* Branch statements.  GCC prints conditions without the dot (beq, bgt);
+ * both spellings are accepted.  Pointer-authenticated branches (blraa...) are
+ * matched so that they cannot slip through as "not a branch". */
+static const char branch_pattern[] =
+	"^(?:"
+	"(?<ind>blr|br)\\s+(?<reg>x(?:[12]?[0-9]|30)|fp|lr)"
+	"|(?<pac>(?:blr|br)a[ab]z?|reta[ab])\\b.*"
+	"|(?<call>bl)\\s+[^\\s,]+"
+	"|(?:b|b\\.?(?:eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al|nv)"
+	"|cbn?z|tbn?z)\\s+\\S.*"
+	")\\s*$";
+
+static pcre2_code *branch_re;
+static pcre2_match_data *branch_md;
+static uint32_t grp_ind, grp_reg, grp_pac, grp_call;
+
+enum {
+	A64_PAC = 1 << 8,	/* flags: pointer-authenticated branch */
+	A64_REG_MASK = 0xff,	/* flags: target register number */
+};
+
+static int a64_init(void)
+{
+	branch_re = pattern_compile("aarch64", branch_pattern);
+	if (!branch_re)
+		return -1;
+	branch_md = pcre2_match_data_create_from_pattern(branch_re, NULL);
+	grp_ind = pattern_group_number(branch_re, "ind");
+	grp_reg = pattern_group_number(branch_re, "reg");
+	grp_pac = pattern_group_number(branch_re, "pac");
+	grp_call = pattern_group_number(branch_re, "call");
+	return branch_md ? 0 : -1;
+}
+
+static unsigned xreg_number(const char *p, size_t n)
+{
+	if (n == 2 && !memcmp(p, "fp", 2))
+		return 29;
+	if (n == 2 && !memcmp(p, "lr", 2))
+		return 30;
+	return (unsigned)strtoul(p + 1, NULL, 10);
+}
+
+static enum insn_class a64_classify(const char *s, size_t len, struct kcfi_branch *b)
+{
+	memset(b, 0, sizeof(*b));
+	/* Every branch mnemonic starts with b, c(bz) t(bz) or r(et). */
+	if (!len || (s[0] != 'b' && s[0] != 'c' && s[0] != 't' && s[0] != 'r'))
+		return b->cls = INSN_OTHER;
+	int rc = pcre2_match(branch_re, (PCRE2_SPTR)s, len, 0, 0, branch_md, NULL);
+	if (rc < 0)
+		return b->cls = INSN_OTHER;
+	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(branch_md);
+	const char *p;
+	size_t n;
+	if (pattern_group(ov, grp_ind, s, &p, &n)) {
+		bool call = n == 3;
+		pattern_group(ov, grp_reg, s, &p, &n);
+		memcpy(b->reg, p, n);
+		b->reg[n] = '\0';
+		b->flags = xreg_number(p, n);
+		return b->cls = call ? INSN_ICALL : INSN_IJUMP;
+	}
+	if (pattern_group(ov, grp_pac, s, &p, &n)) {
+		if (p[0] == 'r')
+			return b->cls = INSN_OTHER;	/* retaa/retab: a return */
+		b->flags = A64_PAC;
+		return b->cls = p[1] == 'l' ? INSN_ICALL : INSN_IJUMP;
+	}
+	if (pattern_group(ov, grp_call, s, &p, &n))
+		return b->cls = INSN_CALL;
+	return b->cls = INSN_JUMP;
+}
+
+static int a64_emit_check(struct emitter *e, const struct kcfi_branch *b,
+			  const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
+{
+	(void)opts;
+	if (b->flags & A64_PAC)
+		return emit_fail(e, "pointer-authenticated indirect branches cannot be "
+				 "checked (compile without -mbranch-protection=pac-ret+b-key "
+				 "call forms)");
+	unsigned target = b->flags & A64_REG_MASK;
+	unsigned loaded = target == 16 ? 9 : 16;
+	unsigned expected = target == 17 ? 9 : 17;
+	unsigned off = 4 * site->prefix_nops + 4;
+	if (off > 256)
+		return emit_fail(e, "%u patchable prefix NOPs put the type id out of "
+				 "ldur's reach (at most 63)", site->prefix_nops);
+	unsigned n = site->serial;
+
+	emit(e, "\tldur\tw%u, [x%u, #-%u]\n", loaded, target, off);
+	emit(e, "\tmovk\tw%u, #%u\n", expected, site->id & 0xffffu);
+	emit(e, "\tmovk\tw%u, #%u, lsl #16\n", expected, site->id >> 16);
+	emit(e, "\tcmp\tw%u, w%u\n", loaded, expected);
+	emit(e, "\tb.eq\t.Lkcfi%u_call\n", n);
+	emit_trap_label(e, n);
+	emit(e, "\tbrk\t#0x%x\n", 0x8000u | (expected << 5) | target);
+	emit_trap_entry(e, n);
+	emit(e, ".Lkcfi%u_call:\n", n);
+	emit(e, "\t%s\t%s\n", b->cls == INSN_ICALL ? "blr" : "br", b->reg);
+	return 0;
+}
+
+/* The id as data right before the prefix NOPs (or the entry).  Clang names
+ * nothing here; the local __cfi_ label is for people and the scan tests
+ * reading the assembly, and costs a local symbol. */
+static void a64_emit_entry(struct emitter *e, const struct kcfi_entry *f)
+{
+	if (!f->typed)
+		return;
+	emit(e, "%s:\n\t.word\t%u\n", f->cfi_sym, f->id);
+}
+
+static bool a64_serves(const char *arch, size_t len, unsigned ptr_bits)
+{
+	return ptr_bits == 64 &&
+	       ((len == 7 && !memcmp(arch, "aarch64", 7)) || (len == 5 && !memcmp(arch, "arm64", 5)));
+}
+
+const struct kcfi_arch arch_aarch64 = {
+	.name = "aarch64",
+	.serves = a64_serves,
+	.init = a64_init,
+	.classify = a64_classify,
+	.emit_check = a64_emit_check,
+	.emit_entry = a64_emit_entry,
+	.comment = "//",
+	.align_pow2 = true,
+	.nop_bytes = 4,
+	/* ldur movk movk cmp b.eq brk: GNU as does not relax aarch64 branches,
+	 * so GCC must have sized all six (GCC-PLUGIN-NOTES, branch ranges). */
+	.check_statements = 6,
+	.trap_word = NULL,	/* Linux finds arm64 CFI traps by BRK immediate */
+};

@@ -1,0 +1,341 @@
+/* riscv64: the KCFI sequence Linux 6.12's riscv trap handler decodes.
+ *
+ * Call site (KCFI-ABI.md 1.4, 4.3), immediately before the transfer:
+ *	lw	t1, -(M*n+4)(rN)	the callee's id; n = 2 with RVC, else 4
+ *	lui	t2, hi20		t2 = the expected id, sign-extended like
+ *	addiw	t2, t2, lo12		  lw's result (see materialise())
+ *	beq	t1, t2, 1f
+ *	ebreak				listed in .kcfi_traps
+ * 1:	jalr	rN			or the tail-call jump, see below
+ * Linux takes the "expected type" from rs1 of the 32-bit beq right before the
+ * ebreak and the target from rs1 of the jalr/c.jalr right after it.  Clang
+ * leaves tail calls as "jr rN", which RVC turns into c.jr, which the decoder
+ * does not know; here they are spelled as a 32-bit "jalr zero, 0(rN)", so
+ * the report names the target (DESIGN.md 5).  A target in t1 or t2 moves
+ * that scratch to the first of t3..t6 it does not collide with.
+ *
+ * Whether RVC is on follows the assembler: -march= on its command line, then
+ * .attribute arch, .option rvc/norvc/arch/push/pop in the input.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmpass/arch.h"
+#include "asmpass/pattern.h"
+
+/* Indirect forms first: jalr rs | jalr rd, rs | jalr [rd,] off(rs) |
+ * jalr rd, rs, off | jr rs | jr off(rs) | c.jr rs | c.jalr rs; then every
+ * direct branch.  ret is a return, like "jr ra" (ra is never a sibcall
+ * register). */
+static const char branch_pattern[] =
+	"^(?:"
+	"(?<op>jalr|jr|c\\.jalr|c\\.jr)\\s+"
+	"(?:(?<rd>[a-z][a-z0-9]*)\\s*,\\s*)?"
+	"(?:(?<off>-?(?:0x[0-9a-f]+|[0-9]+))?\\s*\\(\\s*(?<rs>[a-z][a-z0-9]*)\\s*\\)"
+	"|(?<rs2>[a-z][a-z0-9]*)(?:\\s*,\\s*(?<off2>-?(?:0x[0-9a-f]+|[0-9]+)))?)"
+	"|(?<direct>call|tail|jal|j|jump|c\\.j|c\\.jal"
+	"|c\\.beqz|c\\.bnez|beqz?|bnez?|blez|bgez|bltz|bgtz|bltu?|bgeu?|bgtu?|bleu?)\\s+\\S.*"
+	")\\s*$";
+
+static pcre2_code *branch_re;
+static pcre2_match_data *branch_md;
+static uint32_t grp_op, grp_rd, grp_off, grp_rs, grp_rs2, grp_off2, grp_direct;
+
+enum {
+	RV_LINK_SHIFT = 8,		/* flags: link register number (jalr rd) */
+	RV_REG_MASK = 0xff,		/* flags: target register number */
+	RV_ISA_C = 1u << 0,		/* isa: compressed instructions are on */
+};
+
+static const char *const abi_names[32] = {
+	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
+	"s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
+	"a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
+	"s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+/* x0..x31, ABI names and fp; -1 for anything else. */
+static int reg_number(const char *p, size_t n)
+{
+	if (n >= 2 && n <= 3 && p[0] == 'x') {
+		char *end;
+		char tmp[4] = { 0 };
+		memcpy(tmp, p + 1, n - 1);
+		long v = strtol(tmp, &end, 10);
+		if (!*end && v >= 0 && v < 32)
+			return (int)v;
+	}
+	if (n == 2 && !memcmp(p, "fp", 2))
+		return 8;
+	for (int i = 0; i < 32; i++)
+		if (strlen(abi_names[i]) == n && !memcmp(abi_names[i], p, n))
+			return i;
+	return -1;
+}
+
+static int rv_init(void)
+{
+	branch_re = pattern_compile("riscv64", branch_pattern);
+	if (!branch_re)
+		return -1;
+	branch_md = pcre2_match_data_create_from_pattern(branch_re, NULL);
+	grp_op = pattern_group_number(branch_re, "op");
+	grp_rd = pattern_group_number(branch_re, "rd");
+	grp_off = pattern_group_number(branch_re, "off");
+	grp_rs = pattern_group_number(branch_re, "rs");
+	grp_rs2 = pattern_group_number(branch_re, "rs2");
+	grp_off2 = pattern_group_number(branch_re, "off2");
+	grp_direct = pattern_group_number(branch_re, "direct");
+	return branch_md ? 0 : -1;
+}
+
+static enum insn_class rv_classify(const char *s, size_t len, struct kcfi_branch *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (!len || (s[0] != 'j' && s[0] != 'c' && s[0] != 'b' && s[0] != 't'))
+		return b->cls = INSN_OTHER;
+	int rc = pcre2_match(branch_re, (PCRE2_SPTR)s, len, 0, 0, branch_md, NULL);
+	if (rc < 0)
+		return b->cls = INSN_OTHER;
+	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(branch_md);
+	const char *p, *op;
+	size_t n, op_len;
+	if (pattern_group(ov, grp_direct, s, &p, &n)) {
+		bool call = (n == 4 && !memcmp(p, "call", 4)) || (n == 3 && !memcmp(p, "jal", 3)) ||
+			    (n == 5 && !memcmp(p, "c.jal", 5));
+		return b->cls = call ? INSN_CALL : INSN_JUMP;
+	}
+	pattern_group(ov, grp_op, s, &op, &op_len);
+	bool jalr = op_len >= 4 && !memcmp(op + op_len - 4, "jalr", 4);
+	int rd = jalr ? 1 : 0;		/* jalr rs links in ra, jr in zero */
+	if (pattern_group(ov, grp_rd, s, &p, &n)) {
+		if (!jalr)
+			return b->cls = INSN_OTHER;	/* "jr a, b": not an instruction */
+		rd = reg_number(p, n);
+	}
+	const char *rs;
+	size_t rs_len;
+	if (!pattern_group(ov, grp_rs, s, &rs, &rs_len))
+		pattern_group(ov, grp_rs2, s, &rs, &rs_len);
+	int target = reg_number(rs, rs_len);
+	if (rd < 0 || target < 0)
+		return b->cls = INSN_OTHER;
+	/* "jalr rd, rs" and "jalr rs, off": only the first is a register pair. */
+	if ((pattern_group(ov, grp_off, s, &p, &n) || pattern_group(ov, grp_off2, s, &p, &n)) &&
+	    strtol(p, NULL, 0) != 0)
+		return b->cls = INSN_OTHER;	/* rs+off: not a function entry */
+	if (rd == 0 && target == 1)
+		return b->cls = INSN_OTHER;	/* jr ra: a return */
+	memcpy(b->reg, abi_names[target], strlen(abi_names[target]) + 1);
+	b->flags = (unsigned)target | (unsigned)rd << RV_LINK_SHIFT;
+	return b->cls = rd ? INSN_ICALL : INSN_IJUMP;
+}
+
+/* t2 = H exactly as lw sign-extends it.  lui+addiw is Clang's pair; when the
+ * upper part rounds to zero Clang keeps only "addi t2, t2, lo", reading a
+ * stale t2 — here the constant is always built from zero. */
+static void materialise(struct emitter *e, const char *reg, uint32_t h)
+{
+	int32_t lo = (int32_t)((h & 0xfffu) ^ 0x800u) - 0x800;
+	uint32_t hi = ((h + 0x800u) >> 12) & 0xfffffu;
+	if (!hi) {
+		emit(e, "\taddi\t%s, zero, %d\n", reg, lo);
+		return;
+	}
+	emit(e, "\tlui\t%s, %u\n", reg, hi);
+	if (lo)
+		emit(e, "\taddiw\t%s, %s, %d\n", reg, reg, lo);
+}
+
+static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
+			 const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
+{
+	unsigned target = b->flags & RV_REG_MASK;
+	unsigned link = b->flags >> RV_LINK_SHIFT;
+	static const unsigned spare[] = { 28, 29, 30, 31 };	/* t3..t6 */
+	unsigned loaded = 6, expected = 7;			/* t1, t2 */
+	size_t next = 0;
+	if (target == loaded)
+		loaded = spare[next++];
+	if (target == expected)
+		expected = spare[next++];
+	unsigned nop = (opts->isa & RV_ISA_C) ? 2 : 4;
+	unsigned off = site->prefix_nops * nop + 4;
+	if (off > 2048)
+		return emit_fail(e, "%u patchable prefix NOPs put the type id out of "
+				 "lw's reach", site->prefix_nops);
+	unsigned n = site->serial;
+
+	emit(e, "\tlw\t%s, -%u(%s)\n", abi_names[loaded], off, abi_names[target]);
+	materialise(e, abi_names[expected], site->id);
+	emit(e, "\tbeq\t%s, %s, .Lkcfi%u_call\n", abi_names[loaded], abi_names[expected], n);
+	emit_trap_label(e, n);
+	emit(e, "\tebreak\n");
+	emit_trap_entry(e, n);
+	emit(e, ".Lkcfi%u_call:\n", n);
+	if (link == 1)
+		emit(e, "\tjalr\t%s\n", abi_names[target]);	/* c.jalr with RVC: decoded */
+	else if (link == 0)	/* never c.jr: Linux would not find the target */
+		emit(e, "\t.insn\ti 0x67, 0, zero, %s, 0\n", abi_names[target]);
+	else
+		emit(e, "\tjalr\t%s, 0(%s)\n", abi_names[link], abi_names[target]);
+	return 0;
+}
+
+/* As on aarch64: the id as data right before the prefix NOPs or the entry. */
+static void rv_emit_entry(struct emitter *e, const struct kcfi_entry *f)
+{
+	if (!f->typed)
+		return;
+	emit(e, "%s:\n\t.word\t%u\n", f->cfi_sym, f->id);
+}
+
+/* Does an ISA string ("rv64imafdc_zicsr", "rv64i2p1_m2p0_c2p0") include C or
+ * Zca?  Single letters come first, each optionally versioned (2p0); then
+ * '_'-separated multi-letter extensions. */
+static bool isa_has_c(const char *p, size_t n)
+{
+	if (n < 4 || (memcmp(p, "rv32", 4) && memcmp(p, "rv64", 4)))
+		return false;
+	size_t i = 4;
+	while (i < n) {
+		char c = p[i];
+		if (c == '_') {
+			i++;
+		} else if (c == 'z' || c == 's' || c == 'x') {
+			size_t j = i;
+			while (j < n && p[j] != '_')
+				j++;
+			/* zca, zca1p0 */
+			if (j - i >= 3 && !memcmp(p + i, "zca", 3) &&
+			    (j - i == 3 || (p[i + 3] >= '0' && p[i + 3] <= '9')))
+				return true;
+			i = j;
+		} else {
+			if (c == 'c')
+				return true;
+			i++;
+			while (i < n && ((p[i] >= '0' && p[i] <= '9') || p[i] == 'p'))
+				i++;
+		}
+	}
+	return false;
+}
+
+static void rv_tu_start(struct kcfi_arch_opts *o)
+{
+	/* GNU as for riscv64-linux-gnu defaults to rv64gc. */
+	const char *m = o->march;
+	o->isa = !m || isa_has_c(m, strlen(m)) ? RV_ISA_C : 0;
+}
+
+/* The operand as a slice without quotes and blanks. */
+static void unquote(const char **p, size_t *n)
+{
+	while (*n && (**p == ' ' || **p == '\t' || **p == '"')) {
+		(*p)++;
+		(*n)--;
+	}
+	while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t' || (*p)[*n - 1] == '"'))
+		(*n)--;
+}
+
+static bool word_is(const char *p, size_t n, const char *w)
+{
+	return strlen(w) == n && !memcmp(p, w, n);
+}
+
+/* .option arch, +c / -c / rv64gc (a full string) / +zca, ... */
+static void option_arch(struct kcfi_arch_opts *o, const char *p, size_t n)
+{
+	while (n) {
+		size_t w = 0;
+		while (w < n && p[w] != ',')
+			w++;
+		const char *a = p;
+		size_t an = w;
+		unquote(&a, &an);
+		if (an && a[0] == '+' && (word_is(a + 1, an - 1, "c") || word_is(a + 1, an - 1, "zca")))
+			o->isa |= RV_ISA_C;
+		else if (an && a[0] == '-' && (word_is(a + 1, an - 1, "c") || word_is(a + 1, an - 1, "zca")))
+			o->isa &= ~RV_ISA_C;
+		else if (an >= 4 && !memcmp(a, "rv", 2))
+			o->isa = isa_has_c(a, an) ? RV_ISA_C : 0;
+		p += w;
+		n -= w;
+		if (n) {
+			p++;
+			n--;
+		}
+	}
+}
+
+static void rv_observe(struct kcfi_arch_opts *o, const char *name, size_t nlen,
+		       const char *args, size_t alen)
+{
+	if (word_is(name, nlen, "attribute")) {
+		/* .attribute arch, "rv64i2p1_..." (or its tag number, 5) */
+		size_t w = 0;
+		while (w < alen && args[w] != ',')
+			w++;
+		const char *tag = args;
+		size_t tn = w;
+		unquote(&tag, &tn);
+		if (w < alen && (word_is(tag, tn, "arch") || word_is(tag, tn, "Tag_RISCV_arch") ||
+				 word_is(tag, tn, "5"))) {
+			const char *v = args + w + 1;
+			size_t vn = alen - w - 1;
+			unquote(&v, &vn);
+			o->isa = isa_has_c(v, vn) ? RV_ISA_C : 0;
+		}
+		return;
+	}
+	if (!word_is(name, nlen, "option"))
+		return;
+	const char *a = args;
+	size_t an = alen;
+	unquote(&a, &an);
+	if (word_is(a, an, "rvc")) {
+		o->isa |= RV_ISA_C;
+	} else if (word_is(a, an, "norvc")) {
+		o->isa &= ~RV_ISA_C;
+	} else if (word_is(a, an, "push")) {
+		if (o->isa_depth < sizeof(o->isa_stack) / sizeof(o->isa_stack[0]))
+			o->isa_stack[o->isa_depth] = o->isa;
+		o->isa_depth++;
+	} else if (word_is(a, an, "pop")) {
+		if (o->isa_depth && --o->isa_depth < sizeof(o->isa_stack) / sizeof(o->isa_stack[0]))
+			o->isa = o->isa_stack[o->isa_depth];
+	} else if (an > 4 && !memcmp(a, "arch", 4) && (a[4] == ',' || a[4] == ' ' || a[4] == '\t')) {
+		const char *rest = memchr(a, ',', an);
+		if (rest)
+			option_arch(o, rest + 1, an - (size_t)(rest + 1 - a));
+	}
+}
+
+static bool rv_serves(const char *arch, size_t len, unsigned ptr_bits)
+{
+	return ptr_bits == 64 && len == 7 && !memcmp(arch, "riscv64", 7);
+}
+
+const struct kcfi_arch arch_riscv64 = {
+	.name = "riscv64",
+	.serves = rv_serves,
+	.init = rv_init,
+	.classify = rv_classify,
+	.emit_check = rv_emit_check,
+	.emit_entry = rv_emit_entry,
+	.tu_start = rv_tu_start,
+	.observe = rv_observe,
+	.comment = "#",
+	.align_pow2 = true,
+	.nop_bytes = 4,
+	/* lw lui addiw beq ebreak.  GNU as relaxes riscv branches, but GCC's
+	 * length estimates also place literal pools and alignment: keep them
+	 * honest as on aarch64. */
+	.check_statements = 5,
+	.trap_word = ".word",
+};

@@ -1,0 +1,19 @@
+/* PCRE2 helpers shared by the arch backends: they describe instruction
+ * operand shapes as patterns, compiled (and JIT-compiled) once per process. */
+#ifndef KCFI_ASMPASS_PATTERN_H
+#define KCFI_ASMPASS_PATTERN_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Compile PATTERN for backend ARCH; NULL (reported) if it does not compile. */
+pcre2_code *pattern_compile(const char *arch, const char *pattern);
+/* The number of the named group NAME of RE. */
+uint32_t pattern_group_number(pcre2_code *re, const char *name);
+/* Group G of the last match of S (ovector OV): true and *P, *N if it matched. */
+bool pattern_group(const PCRE2_SIZE *ov, uint32_t g, const char *s, const char **p, size_t *n);
+
+#endif

@@ -1,0 +1,10 @@
+# tests/cross/: aarch64 and riscv64 through <triple>-kcfi-gcc, run under
+# qemu-user.  Targets configure found no plugin for, or whose qemu or
+# sysroot is missing, are skipped with a message.
+CROSS_TESTS = \
+	tests/cross/run.sh
+TESTS += $(CROSS_TESTS)
+EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/trap-report.c \
+	tests/cross/units.h tests/cross/units-caller.c tests/cross/units-targets.c \
+	tests/cross/units-main.c
+AM_TESTS_ENVIRONMENT += CROSS_TRIPLES='$(CROSS_TRIPLES)'; export CROSS_TRIPLES;

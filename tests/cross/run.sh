@@ -1,0 +1,76 @@
+# Run-time proof under qemu-user, per cross target: the demo, the three-unit
+# program (all calls, a header mismatch across units, a call and a sibcall
+# to a function of another type, one union's three call types that stock GCC
+# would merge) at each optimisation level and with patchable prefixes, and
+# the same under LTO.  Every trap is decoded as Linux 6.12 would.
+. "$top_srcdir/tests/cross/lib.sh"
+TS=$(triples)
+
+# build TRIPLE NAME FLAGS...: units + trap reporter -> $T/NAME (non-PIE, so
+# the addresses the program prints are the ones in the file).
+build() {
+	b_t=$1 b_n=$T/$2
+	shift 2
+	kx "$b_t" "$@" -c -o "$b_n-caller.o" "$X/units-caller.c" &&
+	kx "$b_t" "$@" $TFLAGS -c -o "$b_n-targets.o" "$X/units-targets.c" &&
+	kx "$b_t" "$@" -c -o "$b_n-main.o" "$X/units-main.c" &&
+	kx "$b_t" "$@" -no-pie -o "$b_n" "$b_n-main.o" "$b_n-caller.o" "$b_n-targets.o" \
+		"$T/report-$b_t.o"
+}
+runs() { qrun "$1" "$2" all >"$T/out" 2>&1 && grep -qx 'all calls returned' "$T/out" || { cat "$T/out"; false; }; }
+
+scenarios() {	# TRIPLE NAME WHAT
+	s_t=$1 s_p=$T/$2 s_w=$3
+	check "$s_t $s_w: all calls run" runs "$s_t" "$s_p"
+	check "$s_t $s_w: a call to another type traps" trapped "$s_t" "$s_p" call FiiE FiiiE call_unary
+	check "$s_t $s_w: a sibcall to another type traps" trapped "$s_t" "$s_p" tail FiiE FiiiE tail_unary
+	check "$s_t $s_w: a union member call checks its own type" \
+		trapped "$s_t" "$s_p" union FiPiE FiPjE via_union
+}
+
+for t in $TS; do
+	"$t-gcc" -O2 -c -o "$T/report-$t.o" "$X/trap-report.c" || { fail "$t: trap reporter"; continue; }
+
+	# The demo: the matched call runs, the mismatched one traps.
+	if kx "$t" -O2 -no-pie -o "$T/demo-$t" "$top_srcdir/demo/demo.c" "$T/report-$t.o"; then
+		check "$t demo: matched call runs, mismatched traps" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/demo-$t >$T/demo.out 2>&1; test \$? -eq 133 && grep -q '^matched call' $T/demo.out"
+		check "$t demo: the trap decodes" trapped "$t" "$T/demo-$t" - FvPiE FiPiE dispatch
+	else
+		fail "$t demo builds"
+	fi
+
+	variants=${CROSS_VARIANTS:-"-O0 -O2 -O3 -Os"}
+	case $t in
+	aarch64-*) variants="$variants -O2_-fpatchable-function-entry=4,2
+		-O2_-mbranch-protection=standard_-fpatchable-function-entry=8,4" ;;
+	riscv64-*) variants="$variants -O2_-fpatchable-function-entry=4,2
+		-O2_-march=rv64g_-mabi=lp64d_-fpatchable-function-entry=8,4" ;;
+	esac
+	for v in $variants; do
+		flags=$(echo "$v" | tr _ ' ')
+		n=u$(echo "$v" | tr -c 'a-zA-Z0-9\n' _)
+		TFLAGS=
+		if build "$t" "$n" $flags; then
+			scenarios "$t" "$n" "$flags"
+		else
+			fail "$t $flags: units build"
+		fi
+		TFLAGS=-DUNITS_MISMATCH
+		if build "$t" "$n-bad" $flags; then
+			check "$t $flags: a target defined with another type traps" \
+				trapped "$t" "$T/$n-bad" all FiiE FilE tail_unary
+		else
+			fail "$t $flags: mismatched units build"
+		fi
+	done
+
+	# LTO: code generated at link time, with the plugin in lto1.
+	TFLAGS=
+	if build "$t" lto -O2 -flto; then
+		scenarios "$t" lto "-O2 -flto"
+	else
+		fail "$t -flto: units build"
+	fi
+done
+finish

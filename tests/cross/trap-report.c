@@ -1,0 +1,94 @@
+/* Linked into the run-time test programs (built without KCFI): on SIGTRAP,
+ * decode the trap the way Linux 6.12 does and print what it would report,
+ * then die of SIGTRAP as an unhandled trap would.
+ *
+ *   arm64 (arch/arm64/kernel/traps.c): the insn at the PC is "brk #imm" with
+ *     (imm & ~0x3ff) == 0x8000; target = x[imm & 31], type = w[(imm >> 5) & 31].
+ *   riscv (arch/riscv/kernel/cfi.c): the 32-bit insn before the (c.)ebreak is
+ *     a beq, its rs1 holds the reported type; the insn after it is a jalr or
+ *     c.jalr, its rs1 holds the target.
+ *
+ * Output: "kcfi-trap pc=0x... target=0x... type=0x... other=0x..." where
+ * "other" is the second register the check compared (riscv: beq's rs2). */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* Die of SIGTRAP, as the program would have without this handler. */
+static void redeliver(void)
+{
+	sigset_t set;
+	signal(SIGTRAP, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTRAP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGTRAP);
+	_exit(1);
+}
+
+static void die(const char *why)
+{
+	dprintf(2, "kcfi-trap undecodable: %s\n", why);
+	redeliver();
+}
+
+static void on_trap(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	uint64_t pc, target, type, other = 0;
+	(void)sig;
+	(void)si;
+#if defined(__aarch64__)
+	pc = uc->uc_mcontext.pc;
+	uint32_t insn;
+	memcpy(&insn, (void *)pc, 4);
+	if ((insn & 0xffe0001fu) != 0xd4200000u)
+		die("not a brk");
+	unsigned imm = (insn >> 5) & 0xffff;
+	if ((imm & ~0x3ffu) != 0x8000)
+		die("brk immediate outside the CFI range");
+	target = uc->uc_mcontext.regs[imm & 31];
+	type = (uint32_t)uc->uc_mcontext.regs[(imm >> 5) & 31];
+#elif defined(__riscv) && __riscv_xlen == 64
+	/* __gregs[0] is the pc, __gregs[n] is xn for n >= 1 */
+	const unsigned long *x = uc->uc_mcontext.__gregs;
+	pc = x[0];
+	uint16_t half;
+	uint32_t beq, after;
+	memcpy(&half, (void *)pc, 2);
+	unsigned len = (half & 3) == 3 ? 4 : 2;
+	if (len == 2 ? half != 0x9002 : memcmp((void *)pc, "\x73\x00\x10\x00", 4))
+		die("not an ebreak");
+	memcpy(&beq, (void *)(pc - 4), 4);
+	if ((beq & 0x707f) != 0x63)
+		die("no 32-bit beq before the ebreak");
+	type = (uint32_t)x[(beq >> 15) & 31];
+	other = (uint32_t)x[(beq >> 20) & 31];
+	memcpy(&after, (void *)(pc + len), 4);
+	if ((after & 3) == 3 && (after & 0x707f) == 0x67)
+		target = x[(after >> 15) & 31];
+	else if ((after & 3) != 3 && (after & 0xf07f) == 0x9002 && ((after >> 7) & 31))
+		target = x[(after >> 7) & 31];
+	else
+		die("no jalr or c.jalr after the ebreak");
+#else
+#error "no decoder for this architecture"
+#endif
+	dprintf(1, "kcfi-trap pc=0x%llx target=0x%llx type=0x%08llx other=0x%08llx\n",
+		(unsigned long long)pc, (unsigned long long)target,
+		(unsigned long long)type, (unsigned long long)other);
+	redeliver();
+}
+
+__attribute__((constructor)) static void install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_trap;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGTRAP, &sa, NULL);
+}
