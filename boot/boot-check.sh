@@ -40,10 +40,10 @@ mkdir -p "$OUT"
 # has boot/patches-as.  modes: strict (CFI_PERMISSIVE=n) and/or permissive,
 # built one after the other in the same build directory.
 MATRIX="
-x86_64:x86_64:cc:fnv1a:strict,permissive
-x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 arm64:arm64:cc:fnv1a:strict,permissive
 riscv64:riscv64:cc:fnv1a:strict,permissive
+x86_64:x86_64:cc:fnv1a:strict,permissive
+x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "
 
 log() { printf 'boot-check: %s\n' "$*" >&2; }
@@ -55,8 +55,8 @@ need_source() {
 		log "installing linux-source-6.12"
 		local sudo=
 		[ "$(id -u)" -eq 0 ] || sudo=sudo
-		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-			--no-install-recommends linux-source-6.12 >&2 || return 1
+		local install="$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends linux-source-6.12"
+		$install >&2 || { $sudo apt-get update -qq >&2 && $install >&2; } || return 1
 	fi
 	KVER_PKG=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 		KVER_PKG=$(sha256sum "$tarball" | cut -c1-16)

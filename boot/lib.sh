@@ -87,12 +87,12 @@ initramfs() {
 # throughout.  The tiny configs have ~7000 functions with a preamble on x86
 # (Clang: 7673) and a trap entry per indirect call site.
 kcfi_proof() {
-	local v=$1 nm=${CROSS}nm readelf=${CROSS}readelf cfi traps=- ok=0
+	local v=$1 nm=${CROSS}nm cfi traps=- ok=0
 	cfi=$("$nm" "$v" | grep -c ' __cfi_')
 	if [ "$TRAPS" = yes ]; then
 		local size
-		size=$("$readelf" -SW "$v" | awk '$2 == "__kcfi_traps" { print $6 }')
-		traps=$(( 0x${size:-0} / 4 ))
+		size=$("${CROSS}size" -A "$v" | awk '$1 == "__kcfi_traps" { print $2 }')
+		traps=$(( ${size:-0} / 4 ))
 		[ "$traps" -ge 200 ] || ok=1
 	fi
 	[ "$cfi" -ge 1000 ] || ok=1
@@ -110,13 +110,11 @@ run_variant() {
 	mkdir -p "$dir" && rm -f "$log"
 	cpio=$(initramfs "$arch") || { log "$name: cannot build the initramfs"; return; }
 	want=$(expected_id "$hash")
+	TOOL_ID=
 	if [ -x "$KCFI_BUILDDIR/kcfi-typeid" ]; then
 		# The project's own tool must agree with the independent value.
-		local tool
-		tool=$("$KCFI_BUILDDIR/kcfi-typeid" ${hash:+--kcfi-hash=$hash} 'void (int *)' 2>/dev/null |
-			grep -oi '0x[0-9a-f]\{8\}' | head -1)
-		[ -z "$tool" ] || [ "$tool" = "$want" ] ||
-			log "$name: kcfi-typeid says $tool for void (int *), expected $want"
+		TOOL_ID=$("$KCFI_BUILDDIR/kcfi-typeid" --target="$TRIPLE" --hash="$hash" \
+			'void (int *)' 2>&1 | head -1)
 	fi
 
 	timeout "$BOOT_TIMEOUT" "${QEMU[@]}" -m 256 -accel tcg -smp 1 -display none \
@@ -145,9 +143,9 @@ judge() {
 	before=$(sed -n '/^kcfi-boot: init running/q;p' "$log" | grep -c 'CFI failure at')
 	[ "$before" -eq 0 ] || REASONS+=("$before spurious CFI failure(s) before init")
 	line=$(grep -E "$re" "$log" | head -1)
-	if [ -n "$line" ]; then
+	if [[ $line =~ $re ]]; then
 		report=lkdtm_indirect_call
-		typeid=$(sed -E "s/$re/\1/" <<< "$line")
+		typeid=${BASH_REMATCH[1]}
 		[ "$typeid" = "$want" ] || REASONS+=("type id $typeid, expected $want")
 	elif grep -q 'CFI failure at lkdtm_indirect_call' "$log"; then
 		report=no-target-info
@@ -183,6 +181,9 @@ judge() {
 		fi
 	fi
 	kcfi_proof "$vmlinux" || REASONS+=("vmlinux does not look like KCFI: $PROOF")
+	if [ -n "${TOOL_ID:-}" ] && [ "$TOOL_ID" != "$want _ZTSFvPiE" ]; then
+		REASONS+=("kcfi-typeid says '$TOOL_ID' for void (int *), expected $want _ZTSFvPiE")
+	fi
 	[ ${#REASONS[@]} -eq 0 ] && verdict=PASS
 	for r in "${REASONS[@]}"; do log "  $arch/$mode: $r"; done
 	return 0

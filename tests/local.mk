@@ -3,3 +3,4 @@ include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
 include tests/cross.mk
+include tests/boot.mk
