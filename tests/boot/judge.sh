@@ -43,7 +43,7 @@ judge_console() {
 		judge "$4" "$2" "$3" "$5" "$6"
 		echo "$verdict typeid=$typeid report=$report"
 		for r in "${REASONS[@]}"; do echo "  $r"; done' \
-		judge "$top_srcdir" "$2" "$3" "$T/c.log" "$ID" "$4" > "$T/$1.out" 2>&1
+		judge "$top_srcdir" "$2" "$3" "$T/c.log" fnv1a "$4" > "$T/$1.out" 2>&1
 	head -1 "$T/$1.out" | cut -d' ' -f1
 }
 # expect NAME ARCH MODE VMLINUX VERDICT [REASON]: and a FAIL must name REASON.
@@ -83,9 +83,19 @@ expect no-cfi-at-all x86_64 strict "$T/good.elf" FAIL "no CFI failure report"
   echo 'Kernel panic - not syncing: Attempted to kill init!'; } > "$T/c.log"
 expect init-died x86_64 strict "$T/good.elf" FAIL "init did not survive"
 
-{ head_lines; report "$ID"; echo 'Kernel BUG [#1]';
-  echo 'Kernel panic - not syncing: Fatal exception in interrupt'; } > "$T/c.log"
+# riscv: 6.12 prints the loaded (target's) id; the expected one is in t2.
+TARGET_ID=$(fnv1a _ZTSFiPiE)
+riscv_oops() {
+	report "$1"; echo 'Kernel BUG [#1]'
+	echo " t1 : 00000000${TARGET_ID#0x} t2 : $2 s0 : ff60000000960000"
+	echo 'Kernel panic - not syncing: Fatal exception in interrupt'
+}
+{ head_lines; riscv_oops "$TARGET_ID" "ffffffff${ID#0x}"; } > "$T/c.log"
 expect riscv-nmi-panic riscv64 strict "$T/good.elf" PASS
+{ head_lines; riscv_oops "$ID" "ffffffff${ID#0x}"; } > "$T/c.log"
+expect riscv-shows-call-type riscv64 strict "$T/good.elf" FAIL "type id $ID"
+{ head_lines; riscv_oops "$TARGET_ID" "ffffffff12345678"; } > "$T/c.log"
+expect riscv-wrong-t2 riscv64 strict "$T/good.elf" FAIL "t2 does not hold"
 
 { head_lines; report "$ID"; echo 'WARNING: CPU: 0 PID: 15 at lkdtm_indirect_call+0x19/0x1e';
   echo 'lkdtm: FAIL: survived mismatched prototype function call!';
