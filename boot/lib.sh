@@ -101,7 +101,14 @@ kcfi_proof() {
 		[ "${traps#brk:}" -ge 200 ] || ok=1
 	fi
 	[ "$cfi" -ge 1000 ] || ok=1
-	PROOF="__cfi_=$cfi traps=$traps"
+	# __nocfi (boot/patches) must reach the plugin: LKDTM's execute_location
+	# calls through a pointer without a check.
+	local body nocfi=ok
+	body=$("${CROSS}objdump" -d --no-show-raw-insn --disassemble=execute_location "$v")
+	grep -Eq $'\t(call +\*%|blr\t|c?\.?jalr\t)' <<< "$body" || nocfi=no-call
+	grep -Eq $'(,%r10d|\tbrk\t#0x8|\tc?\.?ebreak)' <<< "$body" && nocfi=checked
+	[ "$nocfi" = ok ] || ok=1
+	PROOF="__cfi_=$cfi traps=$traps nocfi=$nocfi"
 	return $ok
 }
 
