@@ -14,7 +14,8 @@
 #   BOOT_JOBS        make -j (default 2)
 #   BOOT_TIMEOUT     seconds per QEMU run (default 180); BOOT_BUILD_TIMEOUT
 #                    seconds per kernel build (default 1800)
-# The console of each run goes to boot/out/<variant>/console.log.
+# Consoles: boot/out/<arch>/console.log (trapping kernel, make CC=kcfi-gcc),
+# console-permissive.log, console-as-xxhash64.log (make AS=kcfi-as).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -204,7 +205,7 @@ for line in $MATRIX; do
 done
 
 echo
-echo "boot-check summary (consoles in $OUT/<variant>-<mode>/console.log)"
+echo "boot-check summary (consoles: $OUT/<arch>/console[-<variant>][-permissive].log)"
 printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %6s %-4s %s\n' \
 	variant mode built booted "CFI report" "type id" matched time pass "KCFI in vmlinux"
 for r in "${results[@]}"; do echo "$r"; done

@@ -116,8 +116,13 @@ kcfi_proof() {
 # console.  Sets booted report typeid matched verdict (see boot-check.sh).
 run_variant() {
 	local name=$1 arch=$2 hash=$3 mode=$4
-	local img=$CACHE/build/$name/images/$mode dir=$OUT/$name-$mode
-	local log=$dir/console.log cpio want
+	# boot/out/<arch>/console.log is the trapping run of the main route;
+	# the others add the variant and mode: console-permissive.log,
+	# console-as-xxhash64.log.
+	local img=$CACHE/build/$name/images/$mode dir=$OUT/$arch
+	local suffix=${name#"$arch"}
+	[ "$mode" = strict ] || suffix=$suffix-$mode
+	local log=$dir/console$suffix.log cpio want
 	arch_vars "$arch" || return
 	mkdir -p "$dir" && rm -f "$log"
 	cpio=$(initramfs "$arch") || { log "$name: cannot build the initramfs"; return; }
@@ -133,12 +138,12 @@ run_variant() {
 		-monitor none -serial "file:$log" -no-reboot \
 		-kernel "$img/image" -initrd "$cpio" \
 		-append "console=$CONSOLE panic=-1 $EXTRA_APPEND" \
-		> "$dir/qemu.log" 2>&1
+		> "$dir/qemu$suffix.log" 2>&1
 	local rc=$?
 	[ $rc -eq 124 ] && echo "boot-check: QEMU timed out after ${BOOT_TIMEOUT}s" >> "$log"
 	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 	judge "$log" "$arch" "$mode" "$hash" "$img/vmlinux"
-	verdict_detail > "$dir/verdict.txt"
+	verdict_detail > "$dir/verdict$suffix.txt"
 }
 
 # judge LOG ARCH MODE HASH VMLINUX: the pass criteria of issue 5.
