@@ -209,6 +209,17 @@ echo "boot-check summary (consoles: $OUT/<arch>/console[-<variant>][-permissive]
 printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %6s %-4s %s\n' \
 	variant mode built booted "CFI report" "type id" matched time pass "KCFI in vmlinux"
 for r in "${results[@]}"; do echo "$r"; done
+# Both x86_64 routes built: they must compile C with the same options.
+a=$CACHE/build/x86_64 b=$CACHE/build/x86_64-as-xxhash64
+if [ -f "$a/init/.main.o.cmd" ] && [ -f "$b/init/.main.o.cmd" ]; then
+	if diff <(route_flags "$a") <(route_flags "$b") > "$OUT/route-flags.diff"; then
+		echo "routes: make CC=kcfi-gcc and make AS=kcfi-as compile init/main.o with the same flags"
+	else
+		echo "routes: FAIL: make AS=kcfi-as compiles with other flags than make CC=kcfi-gcc:"
+		sed 's/^/    /' "$OUT/route-flags.diff"
+		status=1
+	fi
+fi
 case " $BOOT_ARCHES " in *" riscv64 "*)
 	echo "(riscv64: Linux 6.12 prints the id loaded from the target, int (int *);" \
 	     "the expected id is checked in t2 of the register dump)" ;;

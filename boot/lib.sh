@@ -221,3 +221,13 @@ verdict_detail() {
 	echo "booted=$booted report=$report typeid=$typeid matched=$matched $PROOF verdict=$verdict"
 	for r in "${REASONS[@]}"; do echo "reason: $r"; done
 }
+
+# route_flags DIR: the flags DIR's init/main.o was compiled with, minus what
+# legitimately differs between the routes (compiler, paths, how KCFI and its
+# hash are asked for).  A cc-option probe that fails only in one route shows
+# up here as a missing flag.
+route_flags() {
+	head -1 "$1/init/.main.o.cmd" | tr ' ' '\n' | sed -n '4,$p' |
+		sed -e "s|$CACHE/src-[a-z]*/|SRC/|g" -e "s|$1/|BUILD/|g" |
+		grep -Ev '^(-B|-fplugin=|-fsanitize=kcfi$|-fsanitize-kcfi-hash=|-Wa,--kcfi-|$)' | sort
+}
