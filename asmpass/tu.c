@@ -54,6 +54,7 @@ struct tu {
 	struct sink *out;
 	struct diag_loc loc;
 	bool in_app;
+	bool in_tramp;		/* after GCC's .LTRAMPn: a trampoline template */
 	bool failed;
 
 	bool instrumented;
@@ -181,6 +182,7 @@ static const char *dir_name(enum kcfi_dir k)
 		[KD_CALL_DIRECT] = ".kcfi_call_direct",
 		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
 		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
+		[KD_TYPEINFO] = ".kcfi_typeinfo",
 	};
 	return names[k];
 }
@@ -257,6 +259,32 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	return 0;
+}
+
+/* .kcfi_typeinfo SYM, "TYPE": the data behind __builtin_linux_abi_kcfi_name
+ * and _hash.  SYM is a 4-aligned local object: the id as the checks use it
+ * (ENDBR-masked on x86, like __kcfi_typeid_), then the "_ZTS..." string.
+ * It goes to .rodata at once; push/pop leaves the current section alone. */
+static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
+{
+	char stack[1024];
+	char *text = d->type.n < sizeof(stack) ? stack : malloc(d->type.n + 1);
+	if (!text)
+		abort();
+	size_t len = kcfi_unescape(d->type, text, d->type.n + 1);
+	struct kcfi_type_error err;
+	struct kcfi_typeid r;
+	int rc = kcfi_typeid_of_type(text, len, &t->type_opts, &r, &err);
+	if (text != stack)
+		free(text);
+	if (rc)
+		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
+	sink_printf(t->out, "\t.pushsection\t.rodata\n\t.balign\t4\n%.*s:\n\t.long\t%u\n"
+		    "\t.string\t\"%s\"\n\t.popsection\n",
+		    (int)d->name.n, d->name.p, v, r.mangled);
+	kcfi_typeid_release(&r);
+	return 1;
 }
 
 static const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d)
@@ -376,6 +404,13 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 	case KD_BRANCH_NOCALL:
 		rc = on_call(t, &d);
 		break;
+	case KD_TYPEINFO:
+		rc = on_typeinfo(t, &d);
+		if (rc > 0) {
+			resync(t, t->loc.line + 1);
+			return 0;
+		}
+		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)
 			t->require_line = t->loc.line;
@@ -456,6 +491,7 @@ static int on_label(struct tu *t, struct stmt *s)
 	if (t->call.active)
 		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+	t->in_tramp = slice_starts(s->name, ".LTRAMP");
 	if (!t->func.active)
 		return 0;
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
@@ -469,11 +505,14 @@ static int on_label(struct tu *t, struct stmt *s)
 	return 0;
 }
 
-/* x86 TLS GD pads its call with data bytes (.byte 0x66 / .value 0x6666). */
+/* Directives GCC prints inside a call pattern: x86 TLS GD pads its call
+ * with data bytes (.byte 0x66 / .value 0x6666), aarch64 marks the blr of a
+ * TLS descriptor call with .tlsdesccall. */
 static bool is_padding_directive(struct slice name)
 {
 	return slice_eq(name, "byte") || slice_eq(name, "value") ||
-	       slice_eq(name, "hword") || slice_eq(name, "2byte");
+	       slice_eq(name, "hword") || slice_eq(name, "2byte") ||
+	       slice_eq(name, "tlsdesccall");
 }
 
 static bool lenient(const struct pending_call *c)
@@ -676,6 +715,11 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
+	if (insn_is_indirect(b.cls) && !t->in_app && t->in_tramp)
+		return fail(t, 0, "%s '%.*s' in GCC's trampoline template: calls through a "
+			    "nested function's trampoline cannot be checked (nested functions "
+			    "whose address is taken do not work with -fsanitize=kcfi)",
+			    class_name(b.cls), (int)s->text.n, s->text.p);
 	if (insn_is_indirect(b.cls) && !t->in_app)
 		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
 			    "a branch the plugin did not see", class_name(b.cls),
@@ -709,6 +753,20 @@ static int statements(struct tu *t, const char *p, size_t n)
 	return 0;
 }
 
+/* The hot path: most lines are single instructions that no directive waits
+ * for and that cannot branch.  Those need no statement splitting: the backend
+ * classifies the line as it stands (a trailing comment cannot turn a
+ * non-branch mnemonic into a branch), and anything else takes the full path. */
+static bool plain_insn(struct tu *t, const char *p, size_t n)
+{
+	if (!t->instrumented || t->call.active || t->func.active || line_is_compound(p, n))
+		return false;
+	struct slice s = { p, n };
+	struct kcfi_branch b;
+	slice_trim(&s);
+	return t->arch->classify(s.p, s.n, &b) == INSN_OTHER;
+}
+
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
@@ -726,6 +784,11 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		break;
 	case ASMLINE_KCFI:
 		return kcfi_line(t, p, n);
+	case ASMLINE_INSN:
+		if (plain_insn(t, p, n))
+			break;
+		r = statements(t, p, n);
+		break;
 	default:
 		r = statements(t, p, n);
 		break;

@@ -3,4 +3,8 @@ include tests/typeids.mk
 include tests/prepass.mk
 include tests/asmpass.mk
 include tests/cross.mk
+include tests/differential.mk
+include tests/fuzz-proto.mk
+include tests/e2e.mk
+include tests/golden.mk
 include tests/boot.mk
