@@ -16,7 +16,7 @@ gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
 libc6-dev-arm64-cross libc6-dev-riscv64-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
-qemu-system-misc xz-utils cpio"
+qemu-system-misc xz-utils cpio patch"
 
 pkgs="$BUILD $TEST"
 [ "${1:-}" = --with-boot ] && pkgs="$pkgs $BOOT"

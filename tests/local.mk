@@ -11,3 +11,4 @@ include tests/fuzz/asm-fuzz.mk
 include tests/hostile.mk
 include tests/torture.mk
 include tests/sanitizers.mk
+include tests/boot.mk

@@ -1,0 +1,230 @@
+#!/bin/bash
+# Boot matrix: build Debian's Linux 6.12 with kcfi-as for each architecture,
+# boot it under QEMU (TCG) with our init, and check that LKDTM's
+# CFI_FORWARD_PROTO is caught by KCFI with the right type id.
+#
+# Usage: boot/boot-check.sh            (normally through `make boot-check`)
+# Environment:
+#   KCFI_BUILDDIR    kcfi-as build tree holding kcfi-gcc, kcfi-as, plugins
+#                    (default: the directory above this script)
+#   BOOT_ARCHES      default "x86_64 arm64 riscv64"
+#   BOOT_VARIANTS    restrict to these variant names (default: all of the arches)
+#   KCFI_BOOT_CACHE  kernel sources and build dirs (default /var/cache/kcfi-boot,
+#                    or ~/.cache/kcfi-boot when that is not writable)
+#   BOOT_JOBS        make -j (default 2)
+#   BOOT_TIMEOUT     seconds per QEMU run (default 180); BOOT_BUILD_TIMEOUT
+#                    seconds per kernel build (default 1800)
+# Consoles: boot/out/<arch>/console.log (trapping kernel, make CC=kcfi-gcc),
+# console-permissive.log, console-as-xxhash64.log (make AS=kcfi-as).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
+BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64"}
+BOOT_JOBS=${BOOT_JOBS:-2}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+BOOT_BUILD_TIMEOUT=${BOOT_BUILD_TIMEOUT:-1800}
+if [ -z "${KCFI_BOOT_CACHE:-}" ]; then
+	KCFI_BOOT_CACHE=/var/cache/kcfi-boot
+	mkdir -p "$KCFI_BOOT_CACHE" 2>/dev/null && [ -w "$KCFI_BOOT_CACHE" ] ||
+		KCFI_BOOT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/kcfi-boot
+fi
+mkdir -p "$KCFI_BOOT_CACHE" || exit 1
+CACHE=$(cd "$KCFI_BOOT_CACHE" && pwd)
+OUT=$here/out
+mkdir -p "$OUT"
+. "$here/lib.sh"
+
+# ---- the matrix -------------------------------------------------------------
+# name:arch:route:hash:modes.  route cc = make CC=<triple>-kcfi-gcc on the
+# tree with boot/patches; route as = make AS=kcfi-as on the tree that also
+# has boot/patches-as.  modes: strict (CFI_PERMISSIVE=n) and/or permissive,
+# built one after the other in the same build directory.
+MATRIX="
+arm64:arm64:cc:fnv1a:strict,permissive
+riscv64:riscv64:cc:fnv1a:strict,permissive
+x86_64:x86_64:cc:fnv1a:strict,permissive
+x86_64-as-xxhash64:x86_64:as:xxhash64:strict
+"
+
+log() { printf 'boot-check: %s\n' "$*" >&2; }
+
+# ---- prerequisites ----------------------------------------------------------
+need_source() {
+	local tarball=/usr/src/linux-source-6.12.tar.xz
+	if [ ! -f "$tarball" ]; then
+		log "installing linux-source-6.12"
+		local sudo=
+		[ "$(id -u)" -eq 0 ] || sudo=sudo
+		local install="$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends linux-source-6.12"
+		$install >&2 || { $sudo apt-get update -qq >&2 && $install >&2; } || return 1
+	fi
+	KVER_PKG=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
+		KVER_PKG=$(sha256sum "$tarball" | cut -c1-16)
+	TARBALL=$tarball
+}
+
+# prepare_tree ROUTE: a patched source tree for ROUTE at a fixed path; sets SRC.
+# A tree whose stamp (package version + patches) differs is re-extracted.
+prepare_tree() {
+	local route=$1 series=("$here"/patches/*.patch)
+	[ "$route" = as ] && series+=("$here"/patches-as/*.patch)
+	local stamp
+	stamp=$( { echo "$KVER_PKG"; for p in "${series[@]}"; do
+		[ -f "$p" ] && sha256sum < "$p"; done; } | sha256sum | cut -c1-16)
+	SRC=$CACHE/src-$route/linux-source-6.12
+	if [ "$(cat "$CACHE/src-$route/stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$SRC/Makefile" ]; then
+		return 0
+	fi
+	log "extracting linux-source-6.12 ($KVER_PKG) for route $route"
+	rm -rf "$CACHE/src-$route" && mkdir -p "$CACHE/src-$route" &&
+		tar -xf "$TARBALL" -C "$CACHE/src-$route" || return 1
+	for p in "${series[@]}"; do
+		[ -f "$p" ] || continue
+		log "  applying $(basename "$p")"
+		patch -s -p1 -d "$SRC" < "$p" || { log "patch $(basename "$p") failed"; return 1; }
+	done
+	echo "$stamp" > "$CACHE/src-$route/stamp"
+}
+
+# tool_id TRIPLE: what the kernel objects depend on in kcfi-as itself.
+tool_id() {
+	local t=$1
+	cat "$KCFI_BUILDDIR/kcfi-as" "$KCFI_BUILDDIR/kcfi-gcc" \
+		"$KCFI_BUILDDIR/prepass/plugins/$t/kcfi.so" 2>/dev/null | sha256sum | cut -c1-16
+}
+
+# ---- per-variant steps ------------------------------------------------------
+# build_variant NAME ARCH ROUTE HASH MODE: configure and build in
+# $CACHE/build/NAME (a fixed path: x86 build dirs are not relocatable), then
+# keep the image and vmlinux in $CACHE/build/NAME/images/MODE.  Skipped when
+# the images exist and were made with the same key.
+build_variant() {
+	local name=$1 arch=$2 route=$3 hash=$4 mode=$5
+	arch_vars "$arch" || return 1
+	local O=$CACHE/build/$name img=$CACHE/build/$name/images/$mode
+	local frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
+	[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
+	frags+=("$here/config/common.config" "$here/config/$arch.config")
+	if [ "$mode" = permissive ]; then frags+=("$here/config/cfi-permissive.config")
+	else frags+=("$here/config/cfi.config"); fi
+
+	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
+	[ -n "$CROSS" ] && mk+=(CROSS_COMPILE="$CROSS")
+	local plugin=$KCFI_BUILDDIR/prepass/plugins/$TRIPLE/kcfi.so
+	[ -f "$plugin" ] || { log "$name: no plugin for $TRIPLE ($plugin)"; return 1; }
+	if [ "$route" = cc ]; then
+		# x86_64 builds natively with the plain name; the others need the
+		# <triple>-kcfi-gcc spelling, which kcfi-gcc reads to pick the compiler.
+		local cc=$KCFI_BUILDDIR/kcfi-gcc
+		[ -n "$CROSS" ] && cc=$(wrapper "${CROSS}kcfi-gcc" kcfi-gcc)
+		mk+=(CC="$cc")
+		[ "$hash" = xxhash64 ] && mk+=(KCFLAGS=-fsanitize-kcfi-hash=xxHash64)
+	else
+		local as=$KCFI_BUILDDIR/kcfi-as kflags="-fplugin=$plugin"
+		[ -n "$CROSS" ] && as=$(wrapper "${CROSS}kcfi-as" kcfi-as)
+		[ "$hash" = xxhash64 ] && kflags="$kflags -Wa,--kcfi-hash=xxhash64"
+		mk+=(CC="${CROSS}gcc" AS="$as" CC_FLAGS_KCFI="$kflags")
+	fi
+
+	local key
+	key=$( { echo "$KVER_PKG $route $hash $mode"; cat "${frags[@]}";
+		 cat "$CACHE/src-$route/stamp"; tool_id "$TRIPLE";
+		 "${CROSS}gcc" --version | head -1; printf '%s\n' "${mk[@]}"; } |
+		sha256sum | cut -c1-16)
+	if [ -f "$img/vmlinux" ] && [ "$(cat "$img/key" 2>/dev/null)" = "$key" ]; then
+		log "$name/$mode: cached build $key"
+		return 0
+	fi
+	# The build dir is shared by the modes of one variant; anything else that
+	# changed (tools, sources, route) means a clean start.
+	local dirkey
+	dirkey=$( { cat "$CACHE/src-$route/stamp"; tool_id "$TRIPLE"; "${CROSS}gcc" --version | head -1;
+		    echo "$route $hash"; } | sha256sum | cut -c1-16)
+	if [ "$(cat "$O/dirkey" 2>/dev/null)" != "$dirkey" ]; then
+		rm -rf "$O"
+		mkdir -p "$O" && echo "$dirkey" > "$O/dirkey"
+	fi
+	rm -rf "$img"
+	cat "${frags[@]}" > "$O/allconfig.frag"
+	log "$name/$mode: configuring (${mk[*]})"
+	(cd "$O" && "${mk[@]}" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig) \
+		> "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
+	check_config "$O/.config" "$here/config/common.config" "$here/config/$arch.config" \
+		"${frags[-1]}" || { log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
+	log "$name/$mode: building $ARCH_TARGET"
+	local t0=$SECONDS
+	(cd "$O" && timeout "$BOOT_BUILD_TIMEOUT" "${mk[@]}" "$ARCH_TARGET") \
+		> "$O/build-$mode.log" 2>&1 ||
+		{ log "$name/$mode: build failed, last lines of $O/build-$mode.log:";
+		  tail -n 25 "$O/build-$mode.log" >&2; return 1; }
+	log "$name/$mode: built in $((SECONDS - t0)) s"
+	mkdir -p "$img" && cp "$O/$ARCH_IMAGE" "$img/image" && cp "$O/vmlinux" "$img/vmlinux" &&
+		cp "$O/.config" "$img/config" && echo "$key" > "$img/key"
+}
+
+# wrapper NAME TOOL: a <triple>-kcfi-* spelling of TOOL.  Prefer one the build
+# tree provides; else a symlink in the cache (kcfi-gcc reads its own name).
+wrapper() {
+	local name=$1 tool=$2
+	if [ -x "$KCFI_BUILDDIR/$name" ]; then echo "$KCFI_BUILDDIR/$name"; return; fi
+	mkdir -p "$CACHE/bin"
+	ln -sfn "$KCFI_BUILDDIR/$tool" "$CACHE/bin/$name"
+	echo "$CACHE/bin/$name"
+}
+
+# ---- main -------------------------------------------------------------------
+need_source || { log "cannot get linux-source-6.12"; exit 1; }
+for t in gen_init_cpio; do
+	[ -x "$CACHE/tools/$t" ] && [ "$CACHE/tools/$t" -nt "$TARBALL" ] && continue
+	prepare_tree cc || exit 1
+	mkdir -p "$CACHE/tools" && gcc -O2 -o "$CACHE/tools/$t" "$SRC/usr/$t.c" || exit 1
+done
+
+results=()
+status=0
+for line in $MATRIX; do
+	IFS=: read -r name arch route hash modes <<< "$line"
+	case " $BOOT_ARCHES " in *" $arch "*) ;; *) continue ;; esac
+	if [ -n "${BOOT_VARIANTS:-}" ]; then
+		case " $BOOT_VARIANTS " in *" $name "*) ;; *) continue ;; esac
+	fi
+	for mode in ${modes//,/ }; do
+		t0=$SECONDS
+		built=no booted=- report=- typeid=- matched=- verdict=FAIL PROOF=-
+		if prepare_tree "$route" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
+			built=yes
+			run_variant "$name" "$arch" "$hash" "$mode"
+			# run_variant sets booted report typeid matched verdict
+		fi
+		[ "$verdict" = PASS ] || status=1
+		results+=("$(printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %5ss %-4s %s' \
+			"$name" "$mode" "$built" "$booted" "$report" "$typeid" "$matched" \
+			"$((SECONDS - t0))" "$verdict" "$PROOF")")
+	done
+done
+
+echo
+echo "boot-check summary (consoles: $OUT/<arch>/console[-<variant>][-permissive].log)"
+printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %6s %-4s %s\n' \
+	variant mode built booted "CFI report" "type id" matched time pass "KCFI in vmlinux"
+for r in "${results[@]}"; do echo "$r"; done
+# Both x86_64 routes built: they must compile C with the same options.
+a=$CACHE/build/x86_64 b=$CACHE/build/x86_64-as-xxhash64
+if [ -f "$a/init/.main.o.cmd" ] && [ -f "$b/init/.main.o.cmd" ]; then
+	route_flags "$a" > "$OUT/route-flags.cc" && route_flags "$b" > "$OUT/route-flags.as"
+	if [ "$(wc -l < "$OUT/route-flags.cc")" -ge 20 ] &&
+	   diff "$OUT/route-flags.cc" "$OUT/route-flags.as" > "$OUT/route-flags.diff"; then
+		echo "routes: make CC=kcfi-gcc and make AS=kcfi-as compile init/main.o with the same flags"
+	else
+		echo "routes: FAIL: make AS=kcfi-as compiles with other flags than make CC=kcfi-gcc:"
+		sed 's/^/    /' "$OUT/route-flags.diff"
+		status=1
+	fi
+fi
+case " $BOOT_ARCHES " in *" riscv64 "*)
+	echo "(riscv64: Linux 6.12 prints the id loaded from the target, int (int *);" \
+	     "the expected id is checked in t2 of the register dump)" ;;
+esac
+[ ${#results[@]} -gt 0 ] || { echo "boot-check: nothing selected"; status=1; }
+exit $status

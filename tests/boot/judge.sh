@@ -1,0 +1,125 @@
+#!/bin/sh
+# The boot matrix's console judge (boot/lib.sh) must fail every way a KCFI
+# kernel can go wrong, not only pass the good case: hand-written consoles in
+# the shape Linux 6.12 prints, checked against a fake vmlinux.
+. "$top_srcdir/tests/lib.sh"
+command -v bash >/dev/null || skip "bash not found"
+
+# A fake vmlinux: N __cfi_ symbols, a __kcfi_traps section of M entries and
+# LKDTM's __nocfi execute_location() whose indirect call is BODY.
+fake_vmlinux() {
+	{
+		i=0
+		while [ $i -lt "$1" ]; do echo "__cfi_f$i: nop"; i=$((i + 1)); done
+		printf 'execute_location:\n%s\n\tret\n' "$3"
+		echo '.section __kcfi_traps,"a"'
+		echo ".fill $2, 4, 0"
+	} > "$T/v.s" && ${5:-as} -o "$4" "$T/v.s"
+}
+X86_CALL=$(printf '\tcall *%%rbx')
+fake_vmlinux 1200 300 "$X86_CALL" "$T/good.elf" || fail "cannot assemble the fake vmlinux"
+fake_vmlinux 20 3 "$X86_CALL" "$T/thin.elf" || fail "cannot assemble the fake vmlinux"
+fake_vmlinux 1200 300 "$(printf '\tmovl $1, %%r10d\n\tje 1f\n\tud2\n1:\tcall *%%rbx')" "$T/checked.elf" ||
+	fail "cannot assemble the fake vmlinux"
+if command -v riscv64-linux-gnu-as >/dev/null; then
+	fake_vmlinux 1200 300 "$(printf '\tjalr s0')" "$T/riscv.elf" riscv64-linux-gnu-as ||
+		fail "cannot assemble the fake riscv vmlinux"
+fi
+
+ID=$(fnv1a _ZTSFvPiE)
+head_lines() {
+	cat <<-EOT
+	Run /init as init process
+	kcfi-boot: init running, triggering CFI_FORWARD_PROTO
+	lkdtm: Performing direct entry CFI_FORWARD_PROTO
+	lkdtm: Calling matched prototype ...
+	lkdtm: Calling mismatched prototype ...
+	EOT
+}
+report() { echo "CFI failure at lkdtm_indirect_call+0x19/0x1e (target: lkdtm_increment_int+0x0/0x7; expected type: $1)"; }
+strict_tail() {
+	echo 'Oops: invalid opcode: 0000 [#1]'
+	echo 'kcfi-boot: child killed by signal 11'
+	echo 'kcfi-boot: init done'
+}
+
+# judge_console NAME ARCH MODE VMLINUX: run the judge on $T/c.log; prints PASS/FAIL.
+judge_console() {
+	bash -c '
+		log() { :; }
+		. "$1/boot/lib.sh"
+		arch_vars "$2" >/dev/null
+		judge "$4" "$2" "$3" "$5" "$6"
+		echo "$verdict typeid=$typeid report=$report"
+		for r in "${REASONS[@]}"; do echo "  $r"; done' \
+		judge "$top_srcdir" "$2" "$3" "$T/c.log" fnv1a "$4" > "$T/$1.out" 2>&1
+	head -1 "$T/$1.out" | cut -d' ' -f1
+}
+# expect NAME ARCH MODE VMLINUX VERDICT [REASON]: and a FAIL must name REASON.
+expect() {
+	got=$(judge_console "$1" "$2" "$3" "$4")
+	if [ "$got" != "$5" ]; then
+		fail "$1: got '$got', wanted $5"; cat "$T/$1.out"
+	elif [ -n "${6:-}" ] && ! grep -q "$6" "$T/$1.out"; then
+		fail "$1: $got, but not because of '$6'"; cat "$T/$1.out"
+	else
+		pass "$1: $got"
+	fi
+}
+
+{ head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect good-strict x86_64 strict "$T/good.elf" PASS
+expect thin-vmlinux x86_64 strict "$T/thin.elf" FAIL "does not look like KCFI"
+expect nocfi-ignored x86_64 strict "$T/checked.elf" FAIL "nocfi=checked"
+
+{ head_lines; report 0x7e0c52a5; strict_tail; } > "$T/c.log"
+expect wrong-type-id x86_64 strict "$T/good.elf" FAIL "type id 0x7e0c52a5"
+
+{ echo "CFI failure at do_one_initcall+0x4/0x20 (target: foo+0x0/0x8; expected type: 0x12345678)";
+  head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect spurious-before-init x86_64 strict "$T/good.elf" FAIL "spurious"
+
+{ head_lines; echo "CFI failure at lkdtm_indirect_call+0x1c/0x26 (no target information)"; strict_tail; } > "$T/c.log"
+expect no-target-info x86_64 strict "$T/good.elf" FAIL "without target"
+
+{ head_lines | grep -v mismatched; report "$ID"; strict_tail; } > "$T/c.log"
+expect matched-call-hung x86_64 strict "$T/good.elf" FAIL "matched call"
+
+{ head_lines; echo 'lkdtm: FAIL: survived mismatched prototype function call!';
+  echo 'kcfi-boot: child exited 0'; echo 'kcfi-boot: init done'; } > "$T/c.log"
+expect no-cfi-at-all x86_64 strict "$T/good.elf" FAIL "no CFI failure report"
+
+{ head_lines; report "$ID"; echo 'Oops: invalid opcode: 0000 [#1]';
+  echo 'Kernel panic - not syncing: Attempted to kill init!'; } > "$T/c.log"
+expect init-died x86_64 strict "$T/good.elf" FAIL "init did not survive"
+
+# riscv: 6.12 prints the loaded (target's) id; the expected one is in t2.
+TARGET_ID=$(fnv1a _ZTSFiPiE)
+riscv_oops() {
+	report "$1"; echo 'Kernel BUG [#1]'
+	echo " t1 : 00000000${TARGET_ID#0x} t2 : $2 s0 : ff60000000960000"
+	echo 'Kernel panic - not syncing: Fatal exception in interrupt'
+}
+if [ -f "$T/riscv.elf" ]; then
+{ head_lines; riscv_oops "$TARGET_ID" "ffffffff${ID#0x}"; } > "$T/c.log"
+expect riscv-nmi-panic riscv64 strict "$T/riscv.elf" PASS
+{ head_lines; riscv_oops "$ID" "ffffffff${ID#0x}"; } > "$T/c.log"
+expect riscv-shows-call-type riscv64 strict "$T/riscv.elf" FAIL "type id $ID"
+{ head_lines; riscv_oops "$TARGET_ID" "ffffffff12345678"; } > "$T/c.log"
+expect riscv-wrong-t2 riscv64 strict "$T/riscv.elf" FAIL "t2 does not hold"
+else
+	echo "note: no riscv64-linux-gnu-as, riscv cases not run"
+fi
+
+{ head_lines; report "$ID"; echo 'WARNING: CPU: 0 PID: 15 at lkdtm_indirect_call+0x19/0x1e';
+  echo 'lkdtm: FAIL: survived mismatched prototype function call!';
+  echo 'kcfi-boot: child exited 0'; echo 'kcfi-boot: init done'; } > "$T/c.log"
+expect good-permissive x86_64 permissive "$T/good.elf" PASS
+expect permissive-but-strict-mode x86_64 strict "$T/good.elf" FAIL "mismatched call went through"
+
+{ head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect strict-but-permissive-mode x86_64 permissive "$T/good.elf" FAIL "no WARNING"
+
+{ echo 'Kernel panic - not syncing: No working init found.'; } > "$T/c.log"
+expect no-init x86_64 strict "$T/good.elf" FAIL "init never ran"
+finish
