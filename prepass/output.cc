@@ -35,10 +35,17 @@ kcfi_intern (const char *text)
 static std::string
 quoted (const std::string &s)
 {
-  std::string q = "\"";
+  std::string q;
+  q.reserve (s.size () + 2);
+  q += '"';
   for (char c : s)
-    q += (c == '"' || c == '\\') ? std::string ("\\") + c : std::string (1, c);
-  return q + "\"";
+    {
+      if (c == '"' || c == '\\')
+	q += '\\';
+      q += c;
+    }
+  q += '"';
+  return q;
 }
 
 /* .kcfi_type must precede the first use of an id in the output file.  */
@@ -48,8 +55,19 @@ kcfi_define_type (unsigned id)
   if (id == 0 || type_defined[id])
     return;
   type_defined[id] = true;
-  fprintf (asm_out_file, "\t.kcfi_type %u, %s\n", id,
-	   quoted (*type_texts[id]).c_str ());
+  /* Thousands of these per TU: no temporary, one span per escape.  */
+  fprintf (asm_out_file, "\t.kcfi_type %u, \"", id);
+  for (const char *p = type_texts[id]->c_str (); *p;)
+    {
+      size_t n = strcspn (p, "\"\\");
+      fwrite (p, 1, n, asm_out_file);
+      if (!p[n])
+	break;
+      putc ('\\', asm_out_file);
+      putc (p[n], asm_out_file);
+      p += n + 1;
+    }
+  fputs ("\"\n", asm_out_file);
 }
 
 /* The symbol as the assembler sees it: encoding and '*' stripped, the user

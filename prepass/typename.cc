@@ -1,8 +1,8 @@
 /* Print a function type as a C type name (doc/directives.md §4).
  *
- * Declarators are built inside out: each derived type wraps the text made
- * so far ("*", "[10]", "(int)") and the base type's specifiers go in front
- * last, which gives C's nesting for free: int (*(*)(int))(char).
+ * Declarators nest inside out: each derived type wraps the text of the
+ * types derived from it ("*", "[10]", "(int)"), and the base type's
+ * specifiers go in front: int (*(*)(int))(char).
  *
  * Typedefs are resolved, except that a typedef naming an anonymous tag
  * supplies the tag (the seeds' rule, also Clang's).  Arithmetic types are
@@ -34,9 +34,12 @@ core_type (tree t)
   return m;
 }
 
-/* The spelling of an integer or floating type, "" if it has none.  */
-static std::string
-arithmetic_name (tree m)
+/* Append the spelling of an integer or floating type to OUT; false if it
+   has none.  The printer appends to one string throughout: a TU declares
+   thousands of prototypes, and temporaries per node made it the plugin's
+   main cost.  */
+static bool
+arithmetic_name (tree m, std::string &out)
 {
   static const char *const ints[] = {
     "char", "signed char", "unsigned char", "short", "unsigned short",
@@ -47,12 +50,18 @@ arithmetic_name (tree m)
 		 == sizeof ints / sizeof *ints, "integer_type_kind changed");
   for (int k = itk_char; k <= itk_unsigned_long_long; k++)
     if (m == integer_types[k])
-      return ints[k - itk_char];
+      {
+	out += ints[k - itk_char];
+	return true;
+      }
   for (int i = 0; i < NUM_INT_N_ENTS; i++)
     if (int_n_enabled_p[i] && int_n_data[i].bitsize == 128
 	&& (m == int_n_trees[i].signed_type
 	    || m == int_n_trees[i].unsigned_type))
-      return TYPE_UNSIGNED (m) ? "unsigned __int128" : "__int128";
+      {
+	out += TYPE_UNSIGNED (m) ? "unsigned __int128" : "__int128";
+	return true;
+      }
   const std::pair<tree, const char *> reals[] = {
     { float_type_node, "float" }, { double_type_node, "double" },
     { long_double_type_node, "long double" },
@@ -61,18 +70,29 @@ arithmetic_name (tree m)
   };
   for (const auto &r : reals)
     if (m == r.first)
-      return r.second;
+      {
+	out += r.second;
+	return true;
+      }
   for (int i = 0; i < NUM_FLOATN_NX_TYPES; i++)
     if (FLOATN_NX_TYPE_NODE (i) && m == FLOATN_NX_TYPE_NODE (i))
-      return "_Float" + std::to_string (floatn_nx_types[i].n)
-	     + (floatn_nx_types[i].extended ? "x" : "");
+      {
+	out += "_Float";
+	out += std::to_string (floatn_nx_types[i].n);
+	if (floatn_nx_types[i].extended)
+	  out += 'x';
+	return true;
+      }
   /* Target types GCC 12 has no global node for.  */
   tree n = TYPE_NAME (m);
   if (n && TREE_CODE (n) == TYPE_DECL && DECL_NAME (n))
     for (const char *b : { "__bf16", "__float128" })
       if (id_equal (DECL_NAME (n), b))
-	return b;
-  return "";
+	{
+	  out += b;
+	  return true;
+	}
+  return false;
 }
 
 /* The spelling of a fixed-point type (ISO/IEC TR 18037), "" if none.  */
@@ -97,17 +117,21 @@ fixed_point_name (tree m)
   return "";
 }
 
-/* "struct foo"; the innermost typedef of an anonymous tag; or "$_N".  */
-static std::string
-tag (tree t)
+/* Append "struct foo"; the innermost typedef of an anonymous tag; or
+   "$_N".  */
+static void
+tag (tree t, std::string &out)
 {
-  std::string kw = TREE_CODE (t) == RECORD_TYPE ? "struct "
-		   : TREE_CODE (t) == UNION_TYPE ? "union " : "enum ";
+  out += TREE_CODE (t) == RECORD_TYPE ? "struct "
+	 : TREE_CODE (t) == UNION_TYPE ? "union " : "enum ";
   tree name = TYPE_NAME (TYPE_MAIN_VARIANT (t));
   if (name && TREE_CODE (name) == TYPE_DECL && !DECL_ORIGINAL_TYPE (name))
     name = DECL_NAME (name);	/* a tag the back end made (__va_list_tag) */
   if (name && TREE_CODE (name) == IDENTIFIER_NODE)
-    return kw + IDENTIFIER_POINTER (name);
+    {
+      out += IDENTIFIER_POINTER (name);
+      return;
+    }
 
   /* The main variant of an anonymous tag has no name; the variant we were
      handed may be a typedef (of a typedef...) of it.  */
@@ -116,10 +140,14 @@ tag (tree t)
 	       && DECL_ORIGINAL_TYPE (n); t = DECL_ORIGINAL_TYPE (n))
     best = DECL_NAME (n);
   if (best)
-    return kw + IDENTIFIER_POINTER (best);
-  /* Declarators are built inside out: number later, left to right.  */
-  return kw + ANON_MARK + std::to_string (TYPE_UID (TYPE_MAIN_VARIANT (t)))
-	 + ANON_MARK;
+    {
+      out += IDENTIFIER_POINTER (best);
+      return;
+    }
+  /* Numbered by kcfi_type_name, left to right in the finished text.  */
+  out += ANON_MARK;
+  out += std::to_string (TYPE_UID (TYPE_MAIN_VARIANT (t)));
+  out += ANON_MARK;
 }
 
 namespace {
@@ -128,28 +156,21 @@ class type_printer
 {
 public:
   type_printer (tree whole, location_t loc) : whole (whole), loc (loc) {}
-  std::string print (tree t, const std::string &inner, bool strip_quals);
+  void print (tree t, std::string &out, bool strip_quals);
 
 private:
   tree whole;
   location_t loc;
   bool failed = false;
 
-  std::string fail (tree t);
-  std::string specifier (tree t);
-  std::string params (tree fntype);
-  static std::string convention (tree fntype);
+  const char *fail (tree t);
+  void specifier (tree t, std::string &out);
+  void params (tree fntype, std::string &out);
+  void prefix (tree t, std::string &out, bool strip_quals, bool bare);
+  void suffix (tree t, std::string &out);
 };
 
-/* The calling conventions Clang encodes in function types.  */
-std::string
-type_printer::convention (tree fntype)
-{
-  return lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (fntype))
-	 ? " __attribute__((ms_abi))" : "";
-}
-
-std::string
+const char *
 type_printer::fail (tree t)
 {
   if (!failed)
@@ -160,127 +181,230 @@ type_printer::fail (tree t)
   return "?";
 }
 
-/* The type specifier of a type that is not derived, without qualifiers.  */
-std::string
-type_printer::specifier (tree t)
+/* Append the type specifier of a type that is not derived, without
+   qualifiers.  */
+void
+type_printer::specifier (tree t, std::string &out)
 {
   unsigned HOST_WIDE_INT lanes;
   switch (TREE_CODE (t))
     {
     case VOID_TYPE:
-      return "void";
+      out += "void";
+      return;
     case BOOLEAN_TYPE:
-      return "_Bool";
+      out += "_Bool";
+      return;
     case INTEGER_TYPE:
     case REAL_TYPE:
-      {
-	std::string n = arithmetic_name (core_type (t));
-	return n.empty () ? fail (t) : n;
-      }
+      if (!arithmetic_name (core_type (t), out))
+	out += fail (t);
+      return;
     case FIXED_POINT_TYPE:
       {
-	std::string n = fixed_point_name (core_type (t));
-	return n.empty () ? fail (t) : n;
+	const char *n = fixed_point_name (core_type (t));
+	out += *n ? n : fail (t);
+	return;
       }
     case NULLPTR_TYPE:		/* C23 (GCC 13+) */
-      return "nullptr_t";
+      out += "nullptr_t";
+      return;
 #if BUILDING_GCC_MAJOR >= 14
     case BITINT_TYPE:
-      return std::string (TYPE_UNSIGNED (t) ? "unsigned " : "") + "_BitInt("
-	     + std::to_string (TYPE_PRECISION (t)) + ")";
+      if (TYPE_UNSIGNED (t))
+	out += "unsigned ";
+      out += "_BitInt(";
+      out += std::to_string (TYPE_PRECISION (t));
+      out += ')';
+      return;
 #endif
     case COMPLEX_TYPE:
-      return "_Complex " + specifier (TREE_TYPE (t));
+      out += "_Complex ";
+      specifier (TREE_TYPE (t), out);
+      return;
     case VECTOR_TYPE:
       if (!TYPE_VECTOR_SUBPARTS (t).is_constant (&lanes))
-	return fail (t);
-      return "__vector(" + std::to_string (lanes) + ") "
-	     + specifier (TREE_TYPE (t));
+	{
+	  out += fail (t);
+	  return;
+	}
+      out += "__vector(";
+      out += std::to_string (lanes);
+      out += ") ";
+      specifier (TREE_TYPE (t), out);
+      return;
     case RECORD_TYPE:
     case UNION_TYPE:
     case ENUMERAL_TYPE:
-      return tag (t);
+      tag (t, out);
+      return;
     default:
-      return fail (t);
+      out += fail (t);
+      return;
     }
 }
 
-std::string
-type_printer::params (tree fntype)
+/* Append FNTYPE's parameter list.  */
+void
+type_printer::params (tree fntype, std::string &out)
 {
   tree args = TYPE_ARG_TYPES (fntype);
   if (!args)
-    return "()";		/* unprototyped */
+    {
+      out += "()";		/* unprototyped */
+      return;
+    }
   if (args == void_list_node)
-    return "(void)";
-  std::string s;
-  for (; args && args != void_list_node; args = TREE_CHAIN (args))
-    s += (s.empty () ? "" : ", ") + print (TREE_VALUE (args), "", true);
-  return "(" + s + (args ? ")" : ", ...)");
+    {
+      out += "(void)";
+      return;
+    }
+  out += '(';
+  for (tree first = args; args && args != void_list_node;
+       args = TREE_CHAIN (args))
+    {
+      if (args != first)
+	out += ", ";
+      print (TREE_VALUE (args), out, true);
+    }
+  out += args ? ")" : ", ...)";
 }
 
-static std::string
-bounds (tree array)
+/* Append the bounds of ARRAY.  */
+static void
+bounds (tree array, std::string &out)
 {
   tree dom = TYPE_DOMAIN (array);
   tree max = dom ? TYPE_MAX_VALUE (dom) : NULL_TREE;
   if (!max)
-    /* GCC writes [0], [*] and [] as an open range; [0] and [*] have a
-       zero size, and the C front end marks [*] as variably sized
-       (C_TYPE_VARIABLE_SIZE).  */
-    return !TYPE_SIZE (array) || !integer_zerop (TYPE_SIZE (array)) ? "[]"
-	   : TYPE_LANG_FLAG_1 (array) ? "[*]" : "[0]";
+    {
+      /* GCC writes [0], [*] and [] as an open range; [0] and [*] have a
+	 zero size, and the C front end marks [*] as variably sized
+	 (C_TYPE_VARIABLE_SIZE).  */
+      out += !TYPE_SIZE (array) || !integer_zerop (TYPE_SIZE (array)) ? "[]"
+	     : TYPE_LANG_FLAG_1 (array) ? "[*]" : "[0]";
+      return;
+    }
   if (TREE_CODE (max) != INTEGER_CST)
-    return "[*]";
+    {
+      out += "[*]";
+      return;
+    }
   char buf[WIDE_INT_PRINT_BUFFER_SIZE];
   print_dec (wi::to_widest (max) + 1, buf, UNSIGNED);
-  return "[" + std::string (buf) + "]";
+  out += '[';
+  out += buf;
+  out += ']';
 }
 
-/* T with declarator text INNER.  STRIP_QUALS drops T's own qualifiers,
-   which are not part of a parameter's or a return value's type.  */
-std::string
-type_printer::print (tree t, const std::string &inner, bool strip_quals)
+/* Append T's type name to OUT.  C writes a declarator inside out: each
+   derived type puts a part in front of the declarator of what it is derived
+   from and a part behind it ("(*" and ")" for a pointer to a function, the
+   bounds behind an array, the parameters behind a function), around the
+   parts of the types derived from it: in `int (*(*)[3])(char)`, "int "
+   and "(char)" enclose "(*" and ")", which enclose "(*)[3]".  Prefixes
+   are therefore appended from the base type out, suffixes from the
+   outermost type in: one string, no temporaries.  STRIP_QUALS drops T's own qualifiers, which
+   are not part of a parameter's or a return value's type.  */
+void
+type_printer::print (tree t, std::string &out, bool strip_quals)
+{
+  prefix (t, out, strip_quals, true);
+  suffix (t, out);
+}
+
+/* BARE: nothing is derived from T, its declarator is empty.  */
+void
+type_printer::prefix (tree t, std::string &out, bool strip_quals, bool bare)
 {
   if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
-    return fail (t);
-  std::string q;
+    {
+      out += fail (t);
+      return;
+    }
+  /* At most "const volatile restrict _Atomic".  */
+  char q[40];
+  size_t qlen = 0;
   if (!strip_quals)
     for (auto qual : { std::make_pair (TYPE_QUAL_CONST, "const"),
 		       std::make_pair (TYPE_QUAL_VOLATILE, "volatile"),
 		       std::make_pair (TYPE_QUAL_RESTRICT, "restrict"),
 		       std::make_pair (TYPE_QUAL_ATOMIC, "_Atomic") })
       if (TYPE_QUALS (t) & qual.first)
-	q += (q.empty () ? "" : " ") + std::string (qual.second);
+	{
+	  if (qlen)
+	    q[qlen++] = ' ';
+	  size_t n = strlen (qual.second);
+	  memcpy (q + qlen, qual.second, n);
+	  qlen += n;
+	}
 
   switch (TREE_CODE (t))
     {
     case POINTER_TYPE:
       {
-	std::string d = "*" + q + (q.empty () || inner.empty () ? "" : " ")
-			+ inner;
 	tree to = TREE_TYPE (t);
+	prefix (to, out, false, false);
 	if (TREE_CODE (to) == ARRAY_TYPE || TREE_CODE (to) == FUNCTION_TYPE)
-	  d = "(" + d + ")";
-	return print (to, d, false);
+	  out += '(';
+	out += '*';
+	out.append (q, qlen);
+	if (qlen && !bare)
+	  out += ' ';
+	return;
       }
     case ARRAY_TYPE:
       /* An array's qualifiers are its elements'.  */
-      return print (TREE_TYPE (t), inner + bounds (t), false);
     case FUNCTION_TYPE:
       /* The return type's qualifiers are part of the function type for
 	 Clang.  GCC's front end removes all but _Atomic (C11 DR 423), so
 	 whatever is left is printed.  */
-      return print (TREE_TYPE (t), inner + params (t) + convention (t), false);
+      prefix (TREE_TYPE (t), out, false, false);
+      return;
     case METHOD_TYPE:
     case REFERENCE_TYPE:
     case OFFSET_TYPE:
-      return fail (t);
+      out += fail (t);
+      return;
     default:
-      {
-	std::string s = (q.empty () ? "" : q + " ") + specifier (t);
-	return inner.empty () ? s : s + " " + inner;
-      }
+      if (qlen)
+	{
+	  out.append (q, qlen);
+	  out += ' ';
+	}
+      specifier (t, out);
+      if (!bare)
+	out += ' ';
+      return;
+    }
+}
+
+void
+type_printer::suffix (tree t, std::string &out)
+{
+  if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
+    return;
+  switch (TREE_CODE (t))
+    {
+    case POINTER_TYPE:
+      if (TREE_CODE (TREE_TYPE (t)) == ARRAY_TYPE
+	  || TREE_CODE (TREE_TYPE (t)) == FUNCTION_TYPE)
+	out += ')';
+      suffix (TREE_TYPE (t), out);
+      return;
+    case ARRAY_TYPE:
+      bounds (t, out);
+      suffix (TREE_TYPE (t), out);
+      return;
+    case FUNCTION_TYPE:
+      params (t, out);
+      /* The calling conventions Clang encodes in function types.  */
+      if (lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (t)))
+	out += " __attribute__((ms_abi))";
+      suffix (TREE_TYPE (t), out);
+      return;
+    default:
+      return;
     }
 }
 
@@ -289,7 +413,8 @@ type_printer::print (tree t, const std::string &inner, bool strip_quals)
 std::string
 kcfi_type_name (tree fntype, location_t loc)
 {
-  std::string s = type_printer (fntype, loc).print (fntype, "", false);
+  std::string s;
+  type_printer (fntype, loc).print (fntype, s, false);
   for (size_t at; (at = s.find (ANON_MARK)) != std::string::npos;)
     {
       size_t end = s.find (ANON_MARK, at + 1);

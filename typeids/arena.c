@@ -31,7 +31,7 @@ void arena_release(struct arena *a)
 	arena_init(a);
 }
 
-void *arena_zalloc(struct arena *a, size_t size)
+void *arena_zalloc_grow(struct arena *a, size_t size)
 {
 	if (size > SIZE_MAX / 2)
 		return NULL;

@@ -8,6 +8,8 @@
 #define KCFI_TYPEIDS_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 struct arena_block;
 
@@ -19,7 +21,20 @@ struct arena {
 
 void arena_init(struct arena *a);
 void arena_release(struct arena *a);
-/* Zeroed, max_align_t-aligned memory, or NULL when malloc fails. */
-void *arena_zalloc(struct arena *a, size_t size);
+/* Zeroed memory from a new block, or NULL when malloc fails. */
+void *arena_zalloc_grow(struct arena *a, size_t size);
+
+/* Zeroed, max_align_t-aligned memory, or NULL when malloc fails.  Inline:
+ * a prototype makes dozens of small nodes, nearly all of a constant size,
+ * whose zeroing the compiler then does in a few stores. */
+static inline void *arena_zalloc(struct arena *a, size_t size)
+{
+	size_t rounded = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (size > SIZE_MAX / 2 || (size_t)(a->end - a->cur) < rounded)
+		return arena_zalloc_grow(a, size);
+	void *p = a->cur;
+	a->cur += rounded;
+	return memset(p, 0, rounded);
+}
 
 #endif
