@@ -66,7 +66,8 @@ static int parse_string(struct cursor *c, struct slice *out, size_t *col)
 	/* Type texts are long and have no escapes: find the quote with memchr
 	 * and scan byte by byte only when there is something to step over. */
 	const char *q = memchr(s, '"', (size_t)(c->end - s));
-	if (q && !memchr(s, '\\', (size_t)(q - s)) && !memchr(s, '\n', (size_t)(q - s)))
+	if (q && !memchr(s, '\\', (size_t)(q - s)) && !memchr(s, '\n', (size_t)(q - s)) &&
+	    !memchr(s, '\0', (size_t)(q - s)))
 		c->p = q;
 	while (c->p < c->end && *c->p != '"' && *c->p != '\n') {
 		if (*c->p == '\\' && c->p + 1 < c->end)
