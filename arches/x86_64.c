@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,16 +27,24 @@
 enum {
 	X86_THUNK = 1 << 0,	/* call/jmp __x86_indirect_thunk_<reg> */
 	X86_CS = 1 << 1,	/* written with a cs prefix */
+	X86_RETURN_THUNK = 1 << 2,	/* jmp __x86_return_thunk_<reg> */
 };
 
 /* A branch statement, after comments and surrounding blanks are gone.  The
- * operand alternatives are tried in order: register, retpoline thunk, memory,
- * anything else (a direct target: label, symbol, symbol@PLT). */
+ * operand alternatives are tried in order: register, retpoline thunk, return
+ * thunk through a register, memory, anything else (a direct target: label,
+ * symbol, symbol@PLT).
+ *
+ * __x86_return_thunk_<reg> is what GCC writes for __builtin_eh_return's
+ * indirect return under -mfunction-return=thunk-extern -fcf-protection (the
+ * plain __x86_return_thunk, a return, is a direct target).  It is an indirect
+ * jump that is not a call: the plugin marks it .kcfi_branch_nocall. */
 static const char branch_pattern[] =
 	"^(?<pfx>(?:(?:notrack|cs|ds|bnd)\\s+)*)"
 	"(?<op>call|callq|jmp|jmpq)\\s+"
 	"(?:\\*\\s*%(?<reg>r(?:[abcd]x|[sd]i|[sb]p|8|9|1[0-5]))"
 	"|__x86_indirect_thunk_(?<thunk>r(?:[abcd]x|[sd]i|[sb]p|8|9|1[0-5]))"
+	"|__x86_return_thunk_(?<rthunk>r(?:[abcd]x|[sd]i|[sb]p|8|9|1[0-5]))"
 	"|\\*\\s*(?<mem>\\S.*?)"
 	"|(?<direct>[^*\\s].*?))\\s*$";
 
@@ -42,7 +52,7 @@ static const char prefix_pattern[] = "^(?:(?:notrack|cs|ds|bnd)(?:\\s+|$))+$";
 
 static pcre2_code *branch_re, *prefix_re;
 static pcre2_match_data *branch_md;
-static uint32_t grp_pfx, grp_op, grp_reg, grp_thunk, grp_mem;
+static uint32_t grp_pfx, grp_op, grp_reg, grp_thunk, grp_rthunk, grp_mem;
 
 static int x86_init(void)
 {
@@ -55,6 +65,7 @@ static int x86_init(void)
 	grp_op = pattern_group_number(branch_re, "op");
 	grp_reg = pattern_group_number(branch_re, "reg");
 	grp_thunk = pattern_group_number(branch_re, "thunk");
+	grp_rthunk = pattern_group_number(branch_re, "rthunk");
 	grp_mem = pattern_group_number(branch_re, "mem");
 	return branch_md ? 0 : -1;
 }
@@ -112,9 +123,12 @@ static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branc
 	if (b->prefix_len && (memmem(b->prefix, b->prefix_len, "cs", 2)))
 		b->flags |= X86_CS;
 
-	if (pattern_group(ov, grp_reg, s, &p, &n) || pattern_group(ov, grp_thunk, s, &p, &n)) {
+	if (pattern_group(ov, grp_reg, s, &p, &n) || pattern_group(ov, grp_thunk, s, &p, &n) ||
+	    pattern_group(ov, grp_rthunk, s, &p, &n)) {
 		if (ov[2 * grp_thunk] != PCRE2_UNSET)
 			b->flags |= X86_THUNK;
+		if (ov[2 * grp_rthunk] != PCRE2_UNSET)
+			b->flags |= X86_RETURN_THUNK;
 		memcpy(b->reg, p, n);
 		b->reg[n] = '\0';
 	} else if (pattern_group(ov, grp_mem, s, &p, &n)) {
@@ -148,6 +162,11 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	const char *insn = b->cls == INSN_ICALL ? "call" : "jmp";
 	unsigned n = site->serial;
 	int disp = -(int)(site->prefix_nops + 4);
+
+	/* A return thunk never reaches a function entry: nothing to check. */
+	if (b->flags & X86_RETURN_THUNK)
+		return emit_fail(e, "'__x86_return_thunk_%s' is an indirect return, not a call: "
+				 "it takes .kcfi_branch_nocall", b->reg);
 
 	if (b->mem)
 		emit(e, "\tmovq\t%.*s, %%r11\n", (int)b->mem_len, b->mem);

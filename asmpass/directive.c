@@ -188,6 +188,7 @@ static const struct {
 	{ "call_direct", KD_CALL_DIRECT },
 	{ "branch_nocall", KD_BRANCH_NOCALL },
 	{ "require_plugin", KD_REQUIRE_PLUGIN },
+	{ "typeinfo", KD_TYPEINFO },
 };
 
 int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
@@ -243,6 +244,10 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	case KD_CALL:
 		d->has_id = true;
 		rc = parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id);
+		break;
+	case KD_TYPEINFO:
+		rc = parse_name(&c, &d->name) || expect_comma(&c) ||
+		     parse_string(&c, &d->type, &d->type_col);
 		break;
 	default:
 		break;

@@ -17,6 +17,7 @@ enum kcfi_dir {
 	KD_CALL_DIRECT,
 	KD_BRANCH_NOCALL,
 	KD_REQUIRE_PLUGIN,
+	KD_TYPEINFO,
 };
 
 enum { KCFI_MAX_TYPE_ID = 1u << 20 };

@@ -299,6 +299,16 @@ static int open_save(const char *save)
 	return fd;
 }
 
+/* Remove what the assembler may have begun to write, as GNU as does: only a
+ * regular file.  `-o /dev/null` (configure-style probes) must survive a
+ * refusal, and so must a FIFO or any other special file. */
+static void remove_output(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+}
+
 int main(int argc, char **argv)
 {
 	/* Static: the argument vectors live as long as the process, and LeakSanitizer
@@ -403,10 +413,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		/* Refuse: no object may come out of rejected input. */
 		gas_kill(pid);
-		if (inv.output)
-			unlink(inv.output);
-		else
-			unlink("a.out");
+		remove_output(inv.output ? inv.output : "a.out");
 		return rc;
 	}
 	close(to_gas);

@@ -81,6 +81,33 @@ static char *capture(const char *cmd, const char *arg)
 	return strdup(buf);
 }
 
+/* The relative path from directory FROM to directory TO, with a trailing
+ * slash ("../lib/kcfi-as/"); both absolute, as configure writes them. */
+static char *updirs(const char *from, const char *to)
+{
+	size_t i = 0, c = 0;	/* c: end of the common whole components */
+	while (from[i] && from[i] == to[i])
+		if (from[i++] == '/')
+			c = i - 1;
+	if ((!from[i] || from[i] == '/') && (!to[i] || to[i] == '/'))
+		c = i;
+	unsigned ups = 0;
+	for (const char *p = from + c; *p; p++)
+		if (*p == '/' && p[1])
+			ups++;
+	const char *rest = to[c] == '/' ? to + c + 1 : to + c;
+	char *s = calloc(1, 3 * ups + strlen(rest) + 2);
+	if (!s)
+		abort();
+	for (unsigned u = 0; u < ups; u++)
+		strcat(s, "../");
+	if (*rest) {
+		strcat(s, rest);
+		strcat(s, "/");
+	}
+	return s;
+}
+
 /* Filter a -f[no-]sanitize= list: drop "kcfi", report whether it (or "all"
  * for the negative form) was present, return what is left or NULL. */
 static char *strip_kcfi(const char *list, bool negative, bool *hit)
@@ -196,10 +223,23 @@ int main(int argc, char **argv)
 			       xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, triple);
 		char *asdir = xstrdup_printf("%s/asmpass/bin", self);
 		if (!getenv("KCFI_PLUGIN") && !exists(plugin)) {
+			/* Installed: the same layout relative to our bindir as
+			 * configured, so that a DESTDIR or prefix= install runs
+			 * where it lies; else the configured paths. */
+			char *up = updirs(KCFI_BINDIR, KCFI_PKGLIBDIR);
 			free(plugin);
-			plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, triple);
+			plugin = xstrdup_printf("%s/%s%s/kcfi.so", self, up, triple);
+			free(up);
+			up = updirs(KCFI_BINDIR, KCFI_PKGLIBEXECDIR);
 			free(asdir);
-			asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
+			asdir = xstrdup_printf("%s/%sbin", self, up);
+			free(up);
+			if (!exists(plugin)) {
+				free(plugin);
+				plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, triple);
+				free(asdir);
+				asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
+			}
 		}
 		if (!exists(plugin)) {
 			fprintf(stderr, "kcfi-gcc: no kcfi plugin for %s at %s "

@@ -22,7 +22,8 @@ kcfi_as_LDADD = libasmpass.a libtypeids.a $(PCRE2_LIBS)
 kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c
 kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKCFI_NATIVE_TRIPLE='"$(NATIVE_TRIPLE)"' \
-	-DKCFI_PKGLIBDIR='"$(pkglibdir)"' -DKCFI_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+	-DKCFI_PKGLIBDIR='"$(pkglibdir)"' -DKCFI_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
+	-DKCFI_BINDIR='"$(bindir)"'
 
 # gcc -B<dir> finds the assembler as <dir>/as: a directory holding only that.
 all-local: asmpass/bin/as
@@ -30,10 +31,12 @@ asmpass/bin/as: kcfi-as$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) asmpass/bin && rm -f $@ && $(LN_S) ../../kcfi-as$(EXEEXT) $@
 CLEANFILES += asmpass/bin/as
 
+# A copy, not a symlink to $(bindir): it stays right under DESTDIR staging
+# and when the tree is moved (kcfi-gcc looks for it relative to itself).
 install-exec-hook:
 	$(MKDIR_P) '$(DESTDIR)$(pkglibexecdir)/bin'
 	rm -f '$(DESTDIR)$(pkglibexecdir)/bin/as'
-	$(LN_S) '$(bindir)/kcfi-as$(EXEEXT)' '$(DESTDIR)$(pkglibexecdir)/bin/as'
+	$(INSTALL_PROGRAM) kcfi-as$(EXEEXT) '$(DESTDIR)$(pkglibexecdir)/bin/as'
 uninstall-hook:
 	rm -f '$(DESTDIR)$(pkglibexecdir)/bin/as'
 

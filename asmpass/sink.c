@@ -92,10 +92,87 @@ void sink_write(struct sink *s, const void *p, size_t n)
 	buf_append(&s->out, p, n);
 }
 
+static size_t put_unsigned(char *d, unsigned long v)
+{
+	char r[24];
+	size_t n = 0, i = 0;
+	do
+		r[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		d[i++] = r[--n];
+	return i;
+}
+
+/* The conversions kcfi-as's own lines use (%s %.*s %u %d %lu %%), formatted
+ * without stdio: emitting a check is a dozen lines, on the per-line path.
+ * Returns the length, or -1 if FMT needs more (or TMP is too small), in which
+ * case the caller formats it with vsnprintf. */
+static long fast_format(char *tmp, size_t cap, const char *fmt, va_list ap)
+{
+	size_t n = 0;
+	for (const char *f = fmt; *f; f++) {
+		if (n + 24 > cap)
+			return -1;
+		if (*f != '%') {
+			tmp[n++] = *f;
+			continue;
+		}
+		const char *str = NULL;
+		size_t len = 0;
+		switch (*++f) {
+		case '%':
+			tmp[n++] = '%';
+			continue;
+		case 'u':
+			n += put_unsigned(tmp + n, va_arg(ap, unsigned));
+			continue;
+		case 'd': {
+			int v = va_arg(ap, int);
+			if (v < 0)
+				tmp[n++] = '-';
+			n += put_unsigned(tmp + n, v < 0 ? 0ul - (unsigned long)(long)v : (unsigned long)v);
+			continue;
+		}
+		case 'l':
+			if (f[1] != 'u')
+				return -1;
+			f++;
+			n += put_unsigned(tmp + n, va_arg(ap, unsigned long));
+			continue;
+		case 's':
+			str = va_arg(ap, const char *);
+			len = strlen(str);
+			break;
+		case '.':
+			if (f[1] != '*' || f[2] != 's')
+				return -1;
+			f += 2;
+			len = (size_t)va_arg(ap, int);
+			str = va_arg(ap, const char *);
+			break;
+		default:
+			return -1;
+		}
+		if (n + len + 24 > cap)
+			return -1;
+		memcpy(tmp + n, str, len);
+		n += len;
+	}
+	return (long)n;
+}
+
 void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
 {
 	char tmp[512];
 	va_list aq;
+	va_copy(aq, ap);
+	long fast = fast_format(tmp, sizeof(tmp), fmt, aq);
+	va_end(aq);
+	if (fast >= 0) {
+		sink_write(s, tmp, (size_t)fast);
+		return;
+	}
 	va_copy(aq, ap);
 	int n = vsnprintf(tmp, sizeof(tmp), fmt, aq);
 	va_end(aq);

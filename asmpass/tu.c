@@ -182,6 +182,7 @@ static const char *dir_name(enum kcfi_dir k)
 		[KD_CALL_DIRECT] = ".kcfi_call_direct",
 		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
 		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
+		[KD_TYPEINFO] = ".kcfi_typeinfo",
 	};
 	return names[k];
 }
@@ -258,6 +259,32 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	return 0;
+}
+
+/* .kcfi_typeinfo SYM, "TYPE": the data behind __builtin_linux_abi_kcfi_name
+ * and _hash.  SYM is a 4-aligned local object: the id as the checks use it
+ * (ENDBR-masked on x86, like __kcfi_typeid_), then the "_ZTS..." string.
+ * It goes to .rodata at once; push/pop leaves the current section alone. */
+static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
+{
+	char stack[1024];
+	char *text = d->type.n < sizeof(stack) ? stack : malloc(d->type.n + 1);
+	if (!text)
+		abort();
+	size_t len = kcfi_unescape(d->type, text, d->type.n + 1);
+	struct kcfi_type_error err;
+	struct kcfi_typeid r;
+	int rc = kcfi_typeid_of_type(text, len, &t->type_opts, &r, &err);
+	if (text != stack)
+		free(text);
+	if (rc)
+		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
+	sink_printf(t->out, "\t.pushsection\t.rodata\n\t.balign\t4\n%.*s:\n\t.long\t%u\n"
+		    "\t.string\t\"%s\"\n\t.popsection\n",
+		    (int)d->name.n, d->name.p, v, r.mangled);
+	kcfi_typeid_release(&r);
+	return 1;
 }
 
 static const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d)
@@ -377,6 +404,13 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 	case KD_BRANCH_NOCALL:
 		rc = on_call(t, &d);
 		break;
+	case KD_TYPEINFO:
+		rc = on_typeinfo(t, &d);
+		if (rc > 0) {
+			resync(t, t->loc.line + 1);
+			return 0;
+		}
+		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)
 			t->require_line = t->loc.line;
@@ -486,11 +520,14 @@ static int on_label(struct tu *t, struct stmt *s)
 	return 0;
 }
 
-/* x86 TLS GD pads its call with data bytes (.byte 0x66 / .value 0x6666). */
+/* Directives GCC prints inside a call pattern: x86 TLS GD pads its call
+ * with data bytes (.byte 0x66 / .value 0x6666), aarch64 marks the blr of a
+ * TLS descriptor call with .tlsdesccall. */
 static bool is_padding_directive(struct slice name)
 {
 	return slice_eq(name, "byte") || slice_eq(name, "value") ||
-	       slice_eq(name, "hword") || slice_eq(name, "2byte");
+	       slice_eq(name, "hword") || slice_eq(name, "2byte") ||
+	       slice_eq(name, "tlsdesccall");
 }
 
 static bool lenient(const struct pending_call *c)
@@ -732,6 +769,20 @@ static int statements(struct tu *t, const char *p, size_t n)
 	return 0;
 }
 
+/* The hot path: most lines are single instructions that no directive waits
+ * for and that cannot branch.  Those need no statement splitting: the backend
+ * classifies the line as it stands (a trailing comment cannot turn a
+ * non-branch mnemonic into a branch), and anything else takes the full path. */
+static bool plain_insn(struct tu *t, const char *p, size_t n)
+{
+	if (!t->instrumented || t->call.active || t->func.active || line_is_compound(p, n))
+		return false;
+	struct slice s = { p, n };
+	struct kcfi_branch b;
+	slice_trim(&s);
+	return t->arch->classify(s.p, s.n, &b) == INSN_OTHER;
+}
+
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
@@ -755,6 +806,11 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		break;
 	case ASMLINE_KCFI:
 		return kcfi_line(t, p, n);
+	case ASMLINE_INSN:
+		if (plain_insn(t, p, n))
+			break;
+		r = statements(t, p, n);
+		break;
 	default:
 		r = statements(t, p, n);
 		break;

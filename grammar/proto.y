@@ -98,12 +98,14 @@ static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec 
 %token ELLIPSIS "..."
 %token IDENT "identifier"
 %token <num> NUMBER "integer constant"
+%token <word> CC "calling-convention attribute"
 %token BAD "invalid token"
 
 %type <spec> specs spec_first
 %type <type> type_name
 %type <decl> declarator declarator_opt pointer direct_declarator
-%type <deriv> array
+%type <deriv> array fn_suffix
+%type <word> cc_opt
 %type <quals> quals_opt bracket_quals
 %type <params> param_list params
 
@@ -165,12 +167,20 @@ direct_declarator:
 	IDENT				{ $$ = decl_named(TYPES, COL(@1)); CHECK($$); }
 	| '(' declarator ')'		{ $$ = $2; }
 	| array				{ $$ = decl_add_inner(decl_new(TYPES), $1); CHECK($$); }
-	| '(' ')'			{ $$ = decl_add_inner(decl_new(TYPES), deriv_function(TYPES, NULL, COL(@1))); CHECK($$); }
-	| '(' param_list ')'		{ $$ = decl_add_inner(decl_new(TYPES), deriv_function(TYPES, $2, COL(@1))); CHECK($$); }
+	| fn_suffix			{ $$ = decl_add_inner(decl_new(TYPES), $1); CHECK($$); }
 	| direct_declarator array	{ $$ = decl_add_inner($1, $2); CHECK($$); }
-	| direct_declarator '(' ')'	{ $$ = decl_add_inner($1, deriv_function(TYPES, NULL, COL(@2))); CHECK($$); }
-	| direct_declarator '(' param_list ')'
-					{ $$ = decl_add_inner($1, deriv_function(TYPES, $3, COL(@2))); CHECK($$); }
+	| direct_declarator fn_suffix	{ $$ = decl_add_inner($1, $2); CHECK($$); }
+	;
+
+/* `(params)`, `()`, optionally followed by a calling convention. */
+fn_suffix:
+	'(' ')' cc_opt			{ CHECK($$ = deriv_function(TYPES, NULL, COL(@1))); $$->cc = (enum ccall)$3; }
+	| '(' param_list ')' cc_opt	{ CHECK($$ = deriv_function(TYPES, $2, COL(@1))); $$->cc = (enum ccall)$4; }
+	;
+
+cc_opt:
+	%empty				{ $$ = CC_DEFAULT; }
+	| CC
 	;
 
 array:

@@ -61,6 +61,11 @@ void kcfi_define_type (unsigned id);
 std::string kcfi_symbol (tree decl);
 bool kcfi_wants_preamble (cgraph_node *node, bool early);
 
+/* typeinfo.cc: __builtin_linux_abi_kcfi_name/_hash (doc/directives.md 2.5) */
+void kcfi_define_typeinfo_builtins (void *, void *);
+unsigned kcfi_lower_typeinfo (function *);
+void kcfi_emit_typeinfo (void);
+
 /* The passes; plugin.cc wraps and places them.  */
 unsigned kcfi_tag_calls (function *);		/* gimple-passes.cc */
 unsigned kcfi_summarize_calls (function *);

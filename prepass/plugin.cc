@@ -13,7 +13,9 @@
  *   after "expand"             call markers                    rtl-passes.cc
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
- *   PLUGIN_FINISH_UNIT         .kcfi_extern                    here
+ *   PLUGIN_PRAGMAS (cc1, C)    typeinfo builtin macros         typeinfo.cc
+ *   after "cfg" (cc1)          typeinfo markers -> objects     typeinfo.cc
+ *   PLUGIN_FINISH_UNIT         .kcfi_extern, .kcfi_typeinfo    here
  *
  * Every type lto1 prints was computed by cc1 and streamed in an attribute:
  * lto1's trees have lost typedef names and the identity of char.
@@ -163,6 +165,7 @@ finish_unit (void *, void *)
       fprintf (asm_out_file, "\t.kcfi_extern %s, %u\n",
 	       kcfi_symbol (decl).c_str (), id);
     }
+  kcfi_emit_typeinfo ();
 }
 
 /* A pass that runs FN; T is GIMPLE_PASS or RTL_PASS, BASE its class.  */
@@ -225,9 +228,13 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
   register_callback (name, PLUGIN_ALL_IPA_PASSES_START, all_ipa_passes_start,
 		     NULL);
   register_callback (name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+  register_callback (name, PLUGIN_PRAGMAS, kcfi_define_typeinfo_builtins,
+		     NULL);
 
   add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_tag_calls>
     (name, "kcfi_tag", PROP_cfg, "cfg", PASS_POS_INSERT_AFTER);
+  add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_lower_typeinfo>
+    (name, "kcfi_typeinfo", PROP_cfg, "cfg", PASS_POS_INSERT_AFTER);
   add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_summarize_calls>
     (name, "kcfi_icf", PROP_cfg, "einline", PASS_POS_INSERT_AFTER);
   add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_guard_tail_merge>

@@ -21,6 +21,7 @@
 #include "recog.h"
 #include "target.h"
 #include "rtl-iter.h"
+#include "insn-attr.h"
 
 #include <vector>
 
@@ -182,10 +183,27 @@ indirect_jump_p (rtx_insn *insn, rtx return_address)
   return false;
 }
 
+/* An ordinary insn whose pattern the back end prints as a call: the TLS
+   descriptor call of aarch64 (adrp; ldr; add; .tlsdesccall; blr) and of x86
+   -mtls-dialect=gnu2 (call *x@TLSCALL(%rax)).  It calls the dynamic linker's
+   resolver, never a C function pointer.  */
+static bool
+call_pattern_p (rtx_insn *insn)
+{
+#ifdef HAVE_ATTR_type
+  return NONJUMP_INSN_P (insn) && recog_memoized (insn) >= 0
+	 && get_attr_type (insn) == TYPE_CALL;
+#else
+  return false;
+#endif
+}
+
 /* The directive INSN needs, "" for none.  */
 static std::string
 directive_for (rtx_insn *insn, rtx return_address)
 {
+  if (call_pattern_p (insn))
+    return ".kcfi_call_direct";
   if (JUMP_P (insn))
     return indirect_jump_p (insn, return_address) ? ".kcfi_branch_nocall"
 						   : "";

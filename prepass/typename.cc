@@ -12,8 +12,10 @@
  * nothing, or worse, the wrong thing.
  */
 #include "kcfi-plugin.h"
+#include "bversion.h"
 
 #include <unordered_map>
+#include <vector>
 
 /* Truly anonymous tags are numbered per TU in the order first printed.
    Keyed by TYPE_UID, which is never reused, not by the (collectable) tree.
@@ -73,6 +75,28 @@ arithmetic_name (tree m)
   return "";
 }
 
+/* The spelling of a fixed-point type (ISO/IEC TR 18037), "" if none.  */
+#define KCFI_FIXED_SIZES(pre, kind, K)					\
+  { pre##short_##kind##_type_node, "short " K }, { pre##kind##_type_node, K },	\
+  { pre##long_##kind##_type_node, "long " K },				\
+  { pre##long_long_##kind##_type_node, "long long " K }
+#define KCFI_FIXED_KIND(kind, K)					\
+  KCFI_FIXED_SIZES (, kind, K), KCFI_FIXED_SIZES (unsigned_, kind, "unsigned " K), \
+  KCFI_FIXED_SIZES (sat_, kind, "_Sat " K),				\
+  KCFI_FIXED_SIZES (sat_unsigned_, kind, "_Sat unsigned " K)
+
+static const char *
+fixed_point_name (tree m)
+{
+  const std::pair<tree, const char *> fixed[] = {
+    KCFI_FIXED_KIND (fract, "_Fract"), KCFI_FIXED_KIND (accum, "_Accum"),
+  };
+  for (const auto &f : fixed)
+    if (f.first && m == f.first)
+      return f.second;
+  return "";
+}
+
 /* "struct foo"; the innermost typedef of an anonymous tag; or "$_N".  */
 static std::string
 tag (tree t)
@@ -114,7 +138,16 @@ private:
   std::string fail (tree t);
   std::string specifier (tree t);
   std::string params (tree fntype);
+  static std::string convention (tree fntype);
 };
+
+/* The calling conventions Clang encodes in function types.  */
+std::string
+type_printer::convention (tree fntype)
+{
+  return lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (fntype))
+	 ? " __attribute__((ms_abi))" : "";
+}
 
 std::string
 type_printer::fail (tree t)
@@ -144,6 +177,18 @@ type_printer::specifier (tree t)
 	std::string n = arithmetic_name (core_type (t));
 	return n.empty () ? fail (t) : n;
       }
+    case FIXED_POINT_TYPE:
+      {
+	std::string n = fixed_point_name (core_type (t));
+	return n.empty () ? fail (t) : n;
+      }
+    case NULLPTR_TYPE:		/* C23 (GCC 13+) */
+      return "nullptr_t";
+#if BUILDING_GCC_MAJOR >= 14
+    case BITINT_TYPE:
+      return std::string (TYPE_UNSIGNED (t) ? "unsigned " : "") + "_BitInt("
+	     + std::to_string (TYPE_PRECISION (t)) + ")";
+#endif
     case COMPLEX_TYPE:
       return "_Complex " + specifier (TREE_TYPE (t));
     case VECTOR_TYPE:
@@ -180,9 +225,11 @@ bounds (tree array)
   tree dom = TYPE_DOMAIN (array);
   tree max = dom ? TYPE_MAX_VALUE (dom) : NULL_TREE;
   if (!max)
-    /* GCC writes both [0] and [] as an open range; only [0] has a size.  */
-    return TYPE_SIZE (array) && integer_zerop (TYPE_SIZE (array))
-	   ? "[0]" : "[]";
+    /* GCC writes [0], [*] and [] as an open range; [0] and [*] have a
+       zero size, and the C front end marks [*] as variably sized
+       (C_TYPE_VARIABLE_SIZE).  */
+    return !TYPE_SIZE (array) || !integer_zerop (TYPE_SIZE (array)) ? "[]"
+	   : TYPE_LANG_FLAG_1 (array) ? "[*]" : "[0]";
   if (TREE_CODE (max) != INTEGER_CST)
     return "[*]";
   char buf[WIDE_INT_PRINT_BUFFER_SIZE];
@@ -221,7 +268,10 @@ type_printer::print (tree t, const std::string &inner, bool strip_quals)
       /* An array's qualifiers are its elements'.  */
       return print (TREE_TYPE (t), inner + bounds (t), false);
     case FUNCTION_TYPE:
-      return print (TREE_TYPE (t), inner + params (t), true);
+      /* The return type's qualifiers are part of the function type for
+	 Clang.  GCC's front end removes all but _Atomic (C11 DR 423), so
+	 whatever is left is printed.  */
+      return print (TREE_TYPE (t), inner + params (t) + convention (t), false);
     case METHOD_TYPE:
     case REFERENCE_TYPE:
     case OFFSET_TYPE:
@@ -250,11 +300,30 @@ kcfi_type_name (tree fntype, location_t loc)
   return s;
 }
 
+/* The type a function definition has for Clang.  A K&R definition
+   (`int g (a) char a; {...}`) gets the prototype of its promoted parameter
+   types, `int (int)`; `int f () {...}` stays unprototyped.  */
+static tree
+definition_type (tree fndecl)
+{
+  tree fntype = TREE_TYPE (fndecl);
+  if (prototype_p (fntype) || !DECL_ARGUMENTS (fndecl))
+    return fntype;
+  std::vector<tree> promoted;
+  for (tree p = DECL_ARGUMENTS (fndecl); p; p = DECL_CHAIN (p))
+    promoted.push_back (DECL_ARG_TYPE (p));
+  tree args = void_list_node;
+  for (size_t i = promoted.size (); i-- > 0;)
+    args = tree_cons (NULL_TREE, promoted[i], args);
+  tree proto = build_function_type (TREE_TYPE (fntype), args);
+  return build_type_attribute_variant (proto, TYPE_ATTRIBUTES (fntype));
+}
+
 /* Print FNDECL's type into its KCFI_ATTR_FN, which LTO streams along.  */
 const char *
 kcfi_record_function_type (tree fndecl)
 {
-  std::string s = kcfi_type_name (TREE_TYPE (fndecl),
+  std::string s = kcfi_type_name (definition_type (fndecl),
 				  DECL_SOURCE_LOCATION (fndecl));
   DECL_ATTRIBUTES (fndecl) = kcfi_attr_with (DECL_ATTRIBUTES (fndecl),
 					     KCFI_ATTR_FN, s.c_str ());

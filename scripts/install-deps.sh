@@ -7,12 +7,15 @@ set -eu
 BUILD="build-essential autoconf automake pkg-config flex bison libpcre2-dev
 gcc-12-plugin-dev binutils"
 # Oracles and runners for the tests: Clang with FNV-1a (22) and xxHash64 (19)
-# type ids, objdump/readelf from binutils, qemu-user for foreign binaries;
-# GCC's torture suite (gcc-12-source), /usr/bin/time and libFuzzer.
+# type ids, objdump/readelf from binutils, qemu-user for foreign binaries,
+# Clang's sanitizer and libFuzzer runtimes (make check-fuzz-proto);
+# valgrind, bc and time (/usr/bin/time) for the tests and `make bench`;
+# GCC's torture suite (gcc-12-source) and clang-22's libFuzzer.
 TEST="clang-22 clang-19 lld-22 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
 libc6-dev-arm64-cross libc6-dev-riscv64-cross
-gcc-12-source time libclang-rt-22-dev"
+libclang-rt-19-dev valgrind bc time
+gcc-12-source libclang-rt-22-dev"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio"
 

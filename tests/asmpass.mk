@@ -6,6 +6,8 @@ ASMPASS_TESTS = \
 	tests/asmpass/fail-closed.sh \
 	tests/asmpass/passthrough.sh \
 	tests/asmpass/options.sh \
-	tests/asmpass/x86-forms.sh
+	tests/asmpass/x86-forms.sh \
+	tests/asmpass/return-thunk.sh \
+	tests/asmpass/directives.sh
 TESTS += $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh

@@ -2,9 +2,14 @@
 # qemu-user.  Targets configure found no plugin for, or whose qemu or
 # sysroot is missing, are skipped with a message.
 CROSS_TESTS = \
-	tests/cross/run.sh
+	tests/cross/forms.sh \
+	tests/cross/scan.sh \
+	tests/cross/run.sh \
+	tests/cross/interop.sh \
+	tests/cross/stress.sh
 TESTS += $(CROSS_TESTS)
 EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/trap-report.c \
 	tests/cross/units.h tests/cross/units-caller.c tests/cross/units-targets.c \
-	tests/cross/units-main.c
+	tests/cross/units-main.c tests/cross/small-id.c tests/cross/scan-forms.c \
+	tests/cross/check-rewritten.awk tests/cross/decode-object.awk
 AM_TESTS_ENVIRONMENT += CROSS_TRIPLES='$(CROSS_TRIPLES)'; export CROSS_TRIPLES;

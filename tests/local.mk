@@ -7,3 +7,7 @@ include tests/fuzz/asm-fuzz.mk
 include tests/hostile.mk
 include tests/torture.mk
 include tests/sanitizers.mk
+include tests/differential.mk
+include tests/fuzz-proto.mk
+include tests/e2e.mk
+include tests/golden.mk

@@ -2,16 +2,19 @@
 #   unit          tables of prototype -> mangled name, hash vectors, errors,
 #                 random input, speed
 #   clang-diff.sh ids against clang-22 (FNV-1a) and clang-19 (xxHash64)
-#   valgrind.sh   unit and typeid-tool under valgrind
-# typeid-tool prints the id and mangled name of C types (the later
-# kcfi-typeid); gen-protos writes random prototypes for clang-diff.sh.
-check_PROGRAMS += tests/typeids/unit tests/typeids/typeid-tool tests/typeids/gen-protos
+#   valgrind.sh   unit and kcfi-typeid under valgrind
+#   kcfi-typeid.sh  the kcfi-typeid program: output, errors, options
+#   typeinfo.sh   __builtin_linux_abi_kcfi_name/_hash through kcfi-gcc
+#   hash-options.sh  kcfi-as --kcfi-hash, --kcfi-normalize-integers
+# gen-protos writes random prototypes for clang-diff.sh.
+check_PROGRAMS += tests/typeids/unit tests/typeids/gen-protos
 tests_typeids_unit_SOURCES = tests/typeids/unit.c
 tests_typeids_unit_LDADD = libtypeids.a
-tests_typeids_typeid_tool_SOURCES = tests/typeids/typeid-tool.c
-tests_typeids_typeid_tool_LDADD = libtypeids.a
 tests_typeids_gen_protos_SOURCES = tests/typeids/gen-protos.c
 
-TESTS += tests/typeids/unit tests/typeids/clang-diff.sh tests/typeids/valgrind.sh
+TESTS += tests/typeids/unit tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
+	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh tests/typeids/hash-options.sh
 EXTRA_DIST += tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
+	tests/typeids/typeinfo/names.c tests/typeids/typeinfo/misuse.c \
+	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh tests/typeids/hash-options.sh \
 	tests/typeids/clang-cases.txt tests/typeids/clang-cases-c23.txt

@@ -100,8 +100,13 @@ static uint32_t hash_of(const struct ctype *k)
 	case CT_QUAL:
 		h = mix(h, k->u.quals);
 		break;
+	case CT_FIXED:
+		h = mix(h, k->u.fixed.accum * 16u + k->u.fixed.size * 4u + k->u.fixed.is_unsigned * 2u +
+			   k->u.fixed.sat);
+		break;
 	case CT_FUNCTION:
-		h = mix(h, k->u.fn.nparams * 4u + k->u.fn.variadic * 2u + k->u.fn.prototyped);
+		h = mix(h, k->u.fn.nparams * 8u + k->u.fn.cc * 4u + k->u.fn.variadic * 2u +
+			   k->u.fn.prototyped);
 		for (size_t i = 0; i < k->u.fn.nparams; i++)
 			h = mix(h, k->u.fn.params[i]->serial);
 		break;
@@ -129,9 +134,13 @@ static bool same(const struct ctype *a, const struct ctype *k)
 		return a->u.count == k->u.count;
 	case CT_QUAL:
 		return a->u.quals == k->u.quals;
+	case CT_FIXED:
+		return a->u.fixed.accum == k->u.fixed.accum && a->u.fixed.size == k->u.fixed.size &&
+		       a->u.fixed.is_unsigned == k->u.fixed.is_unsigned &&
+		       a->u.fixed.sat == k->u.fixed.sat;
 	case CT_FUNCTION:
 		if (a->u.fn.nparams != k->u.fn.nparams || a->u.fn.variadic != k->u.fn.variadic ||
-		    a->u.fn.prototyped != k->u.fn.prototyped)
+		    a->u.fn.prototyped != k->u.fn.prototyped || a->u.fn.cc != k->u.fn.cc)
 			return false;
 		for (size_t i = 0; i < k->u.fn.nparams; i++)
 			if (a->u.fn.params[i] != k->u.fn.params[i])
@@ -356,7 +365,7 @@ const struct ctype *ctype_array(struct ctype_table *t, enum ctype_kind kind,
 
 const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
 				   const struct ctype *const *params, size_t nparams,
-				   bool variadic, bool prototyped, unsigned column)
+				   bool variadic, bool prototyped, enum ccall cc, unsigned column)
 {
 	if (!ret)
 		return NULL;
@@ -366,8 +375,15 @@ const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *re
 		return ctype_error(t, column, "function returning an array");
 	struct ctype k = {
 		.kind = CT_FUNCTION, .inner = ret,
-		.u.fn = { params, nparams, variadic, prototyped },
+		.u.fn = { params, nparams, variadic, prototyped, cc },
 	};
+	return intern(t, &k, column);
+}
+
+const struct ctype *ctype_fixed(struct ctype_table *t, bool accum, enum cfixed_size size,
+				bool is_unsigned, bool sat, unsigned column)
+{
+	struct ctype k = { .kind = CT_FIXED, .u.fixed = { accum, size, is_unsigned, sat } };
 	return intern(t, &k, column);
 }
 

@@ -44,7 +44,15 @@ enum ctype_kind {
 	CT_ARRAY_UNSIZED,	/* T[] */
 	CT_ARRAY_VLA,		/* T[*], T[n]: each one a distinct type, as in Clang */
 	CT_FUNCTION,		/* inner: return type */
+	CT_FIXED,		/* ISO/IEC TR 18037 _Fract and _Accum */
 };
+
+/* Calling conventions Clang encodes in a function type (sysv_abi, the
+ * x86_64 default, and the others Linux targets use encode nothing). */
+enum ccall { CC_DEFAULT, CC_MS_ABI };
+
+/* Fixed-point types: 2 kinds x 4 sizes x signedness x saturation. */
+enum cfixed_size { CFX_SHORT, CFX_PLAIN, CFX_LONG, CFX_LLONG };
 
 /* Builtin types, in the order of the table in ctype.c. */
 enum cbuiltin {
@@ -113,7 +121,13 @@ struct ctype {
 			size_t nparams;
 			bool variadic;
 			bool prototyped;	/* false: T () in C17 */
+			enum ccall cc;
 		} fn;
+		struct {
+			bool accum;		/* _Accum, else _Fract */
+			enum cfixed_size size;
+			bool is_unsigned, sat;
+		} fixed;
 	} u;
 	struct ctype *next_in_bucket;
 };
@@ -154,7 +168,9 @@ const struct ctype *ctype_array(struct ctype_table *t, enum ctype_kind kind,
 /* PARAMS must already be adjusted (ctype_adjust_param); they are copied. */
 const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
 				   const struct ctype *const *params, size_t nparams,
-				   bool variadic, bool prototyped, unsigned column);
+				   bool variadic, bool prototyped, enum ccall cc, unsigned column);
+const struct ctype *ctype_fixed(struct ctype_table *t, bool accum, enum cfixed_size size,
+				bool is_unsigned, bool sat, unsigned column);
 
 /* The type a parameter declared as TYPE has in the function type: arrays and
  * functions decay to pointers, then top-level cv-qualifiers are dropped

@@ -139,8 +139,8 @@ const struct ctype *decl_apply(struct ctype_table *t, const struct ctype *type,
 			if (d->bracket_extras && (use != DECL_PARAM || d != decl->outer))
 				return ctype_error(t, d->column, "qualifiers and 'static' in [] are only "
 						   "allowed in the outermost array type of a parameter");
-			if (d->array_kind == CT_ARRAY_VLA && use != DECL_PARAM)
-				return ctype_error(t, d->column, "variable length array outside a parameter list");
+			/* [*] outside parameters: the type of a VLA object, as
+			 * the plugin prints it for typeof; Clang's A_ too. */
 			type = ctype_array(t, d->array_kind, type, d->count, d->column);
 			/* The bracket qualifiers qualify the pointer the array
 			 * decays to: a top-level qualifier of the parameter,
@@ -149,7 +149,7 @@ const struct ctype *decl_apply(struct ctype_table *t, const struct ctype *type,
 			break;
 		case DV_FUNCTION:
 			type = ctype_function(t, type, d->params, d->nparams, d->variadic,
-					      d->prototyped, d->column);
+					      d->prototyped, d->cc, d->column);
 			break;
 		}
 	}

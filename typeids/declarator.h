@@ -30,6 +30,7 @@ struct deriv {
 	const struct ctype *const *params;
 	size_t nparams;
 	bool variadic, prototyped;
+	enum ccall cc;			/* `(int) __attribute__((ms_abi))` */
 };
 
 struct declarator {

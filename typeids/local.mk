@@ -7,7 +7,7 @@ libtypeids_a_SOURCES = typeids/typeid.h \
 	typeids/declarator.c typeids/declarator.h \
 	typeids/proto.h typeids/parse.c \
 	typeids/mangle.c typeids/mangle.h \
-	typeids/hash.c \
+	typeids/hash.c typeids/model.c \
 	typeids/typeid.c
 nodist_libtypeids_a_SOURCES = grammar/proto-lex.c grammar/proto-parse.c
 # parse.c includes the generated headers: they must exist before it is

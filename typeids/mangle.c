@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,7 +127,11 @@ static void mangle_builtin(struct mangler *m, enum cbuiltin b)
 static void mangle_function(struct mangler *m, const struct ctype *t)
 {
 	/* Clang writes no 'Y' (extern "C") and, for C's T (), no parameter
-	 * list at all. */
+	 * list at all.  A calling convention is a vendor qualifier of a
+	 * prototyped function type (Clang's FunctionNoProtoType mangling has
+	 * none); the whole is one substitution candidate. */
+	if (t->u.fn.cc == CC_MS_ABI && t->u.fn.prototyped)
+		puts_(m, "U6ms_abi");
 	put(m, "F", 1);
 	mangle(m, t->inner);
 	if (t->u.fn.prototyped) {
@@ -138,6 +143,26 @@ static void mangle_function(struct mangler *m, const struct ctype *t)
 			put(m, "z", 1);
 	}
 	put(m, "E", 1);
+}
+
+/* Fixed-point types have no Itanium code that GCC and Clang share (Clang's
+ * DA/DR/DS are not in the ABI document), so they are vendor types named
+ * after their C spelling: `_Sat unsigned long _Accum` is
+ * u22_Sat_unsigned_long_Accum, `_Fract` is u6_Fract.  Distinct types get
+ * distinct names; like every vendor type each is a substitution candidate. */
+static void mangle_fixed(struct mangler *m, const struct ctype *t)
+{
+	static const char *const sizes[] = {
+		[CFX_SHORT] = "_short", [CFX_PLAIN] = "", [CFX_LONG] = "_long",
+		[CFX_LLONG] = "_long_long",
+	};
+	char name[64];
+	int n = snprintf(name, sizeof(name), "%s%s%s%s", t->u.fixed.sat ? "_Sat" : "",
+			 t->u.fixed.is_unsigned ? "_unsigned" : "", sizes[t->u.fixed.size],
+			 t->u.fixed.accum ? "_Accum" : "_Fract");
+	put(m, "u", 1);
+	put_number(m, (uint64_t)n);
+	put(m, name, (size_t)n);
 }
 
 static void mangle(struct mangler *m, const struct ctype *t)
@@ -208,6 +233,9 @@ static void mangle(struct mangler *m, const struct ctype *t)
 		break;
 	case CT_FUNCTION:
 		mangle_function(m, t);
+		break;
+	case CT_FIXED:
+		mangle_fixed(m, t);
 		break;
 	}
 	m->subst[t->serial] = m->next++;

@@ -5,15 +5,17 @@
 /* Modifier bits; M_LLONG stands for a second `long`. */
 enum {
 	M_SHORT = 1, M_LONG = 2, M_LLONG = 4, M_SIGN = 8, M_COMPLEX = 16, M_VECTOR = 32,
+	M_SAT = 64,
 	M_INTLIKE = M_SHORT | M_LONG | M_LLONG | M_SIGN | M_COMPLEX | M_VECTOR,
+	M_FIXED = M_SHORT | M_LONG | M_LLONG | M_SIGN | M_SAT,
 };
 
 /* Which modifiers each main specifier accepts (C17 6.7.2p2 plus the GNU
  * extensions GCC prints: complex integers, __int128, vectors). */
 static unsigned allowed(const struct spec *s)
 {
-	if (!s->has_main)
-		return M_INTLIKE;	/* `unsigned long` etc.: int implied */
+	if (!s->has_main)	/* `unsigned long` etc.: int implied; `_Sat long`: wait for _Fract */
+		return s->nsat ? M_FIXED : M_INTLIKE | M_SAT;
 	switch (s->main) {
 	case SW_INT:		return M_INTLIKE;
 	case SW_CHAR:
@@ -29,6 +31,8 @@ static unsigned allowed(const struct spec *s)
 	case SW_FLOAT64X:	return M_COMPLEX;
 	case SW_BF16:		return M_VECTOR;
 	case SW_BITINT:		return M_SIGN;
+	case SW_FRACT:
+	case SW_ACCUM:		return M_FIXED;	/* GCC's `long long _Fract` too */
 	default:		return 0;
 	}
 }
@@ -37,7 +41,7 @@ static unsigned present(const struct spec *s)
 {
 	return (s->nshort ? M_SHORT : 0) | (s->nlong ? M_LONG : 0) | (s->nlong > 1 ? M_LLONG : 0) |
 	       (s->nsigned + s->nunsigned ? M_SIGN : 0) | (s->ncomplex ? M_COMPLEX : 0) |
-	       (s->nvector ? M_VECTOR : 0);
+	       (s->nvector ? M_VECTOR : 0) | (s->nsat ? M_SAT : 0);
 }
 
 static struct spec_at where(const struct spec *s, unsigned modifier)
@@ -48,6 +52,7 @@ static struct spec_at where(const struct spec *s, unsigned modifier)
 	case M_LLONG:	return s->long_at;
 	case M_SIGN:	return s->sign_at;
 	case M_COMPLEX:	return s->complex_at;
+	case M_SAT:	return s->sat_at;
 	default:	return s->vector_at;
 	}
 }
@@ -87,6 +92,7 @@ static bool add_modifier(struct spec *s, struct ctype_table *t, unsigned m, stru
 	case M_SHORT:	count = &s->nshort; first = &s->short_at; break;
 	case M_LONG:	count = &s->nlong; first = &s->long_at; break;
 	case M_COMPLEX:	count = &s->ncomplex; first = &s->complex_at; break;
+	case M_SAT:	count = &s->nsat; first = &s->sat_at; break;
 	default:	count = &s->nvector; first = &s->vector_at; break;
 	}
 	if (*count >= (m == M_LONG ? 2u : 1u)) {
@@ -103,8 +109,8 @@ static bool add_modifier(struct spec *s, struct ctype_table *t, unsigned m, stru
 		return conflict(s, t, at, m == M_SHORT ? s->long_at : s->short_at);
 	if ((m == M_COMPLEX && s->nvector) || (m == M_VECTOR && s->ncomplex))
 		return conflict(s, t, at, m == M_COMPLEX ? s->vector_at : s->complex_at);
-	if (!(allowed(s) & bit))
-		return conflict(s, t, at, s->main_at);
+	if (!(allowed(s) & bit))	/* without a main specifier, _Sat limits the rest */
+		return conflict(s, t, at, s->has_main ? s->main_at : s->sat_at);
 	if (!*count)
 		*first = at;
 	++*count;
@@ -121,6 +127,8 @@ bool spec_add(struct spec *s, struct ctype_table *t, enum spec_word w, struct sp
 		return add_modifier(s, t, M_LONG, at);
 	case SW_COMPLEX:
 		return add_modifier(s, t, M_COMPLEX, at);
+	case SW_SAT:
+		return add_modifier(s, t, M_SAT, at);
 	case SW_VECTOR:
 		if (!add_modifier(s, t, M_VECTOR, at))
 			return false;
@@ -184,6 +192,8 @@ static const struct ctype *base_type(struct spec *s, struct ctype_table *t)
 		[SW_DECIMAL64] = CB_DECIMAL64, [SW_DECIMAL128] = CB_DECIMAL128,
 		[SW_NULLPTR] = CB_NULLPTR,
 	};
+	if (!s->has_main && s->nsat)
+		return ctype_error(t, s->sat_at.column, "'_Sat' needs '_Fract' or '_Accum'");
 	if (!s->has_main) {
 		if (!(present(s) & (M_SHORT | M_LONG | M_SIGN))) {
 			/* Only qualifiers, `_Complex` or `__vector(N)`: C has
@@ -207,6 +217,12 @@ static const struct ctype *base_type(struct spec *s, struct ctype_table *t)
 		return ctype_bitint(t, s->nunsigned, s->bits, s->main_at.column);
 	case SW_GIVEN:
 		return s->given;
+	case SW_FRACT:
+	case SW_ACCUM:
+		return ctype_fixed(t, s->main == SW_ACCUM,
+				   s->nshort ? CFX_SHORT : s->nlong == 1 ? CFX_LONG :
+				   s->nlong == 2 ? CFX_LLONG : CFX_PLAIN,
+				   s->nunsigned, s->nsat, s->main_at.column);
 	default:
 		return ctype_builtin(t, direct[s->main]);
 	}

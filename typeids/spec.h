@@ -20,9 +20,10 @@ enum spec_word {
 	SW_INT128, SW_FLOAT128_GNU, SW_BF16,
 	SW_FLOAT16, SW_FLOAT32, SW_FLOAT64, SW_FLOAT128, SW_FLOAT32X, SW_FLOAT64X,
 	SW_DECIMAL32, SW_DECIMAL64, SW_DECIMAL128, SW_NULLPTR,
+	SW_FRACT, SW_ACCUM,	/* fixed point: sizes, signedness and _Sat from the list */
 	SW_BITINT,		/* _BitInt(N): signedness comes from the list */
 	SW_GIVEN,		/* struct/union/enum TAG, _Atomic(type-name) */
-	SW_SHORT, SW_LONG, SW_SIGNED, SW_UNSIGNED, SW_COMPLEX, SW_VECTOR,
+	SW_SHORT, SW_LONG, SW_SIGNED, SW_UNSIGNED, SW_COMPLEX, SW_VECTOR, SW_SAT,
 };
 
 /* Where a specifier was written, for messages that quote it. */
@@ -44,8 +45,8 @@ struct spec {
 	uint64_t bits;			/* SW_BITINT */
 
 	/* Modifier counts and where each was first written. */
-	unsigned nshort, nlong, nsigned, nunsigned, ncomplex, nvector;
-	struct spec_at short_at, long_at, sign_at, complex_at, vector_at;
+	unsigned nshort, nlong, nsigned, nunsigned, ncomplex, nvector, nsat;
+	struct spec_at short_at, long_at, sign_at, complex_at, vector_at, sat_at;
 	uint64_t lanes;			/* __vector(N) */
 };
 

@@ -28,7 +28,7 @@ static bool valid_opts(const struct kcfi_typeid_opts *o, struct ctype_table *t)
 	return true;
 }
 
-enum want { WANT_ANY, WANT_FUNCTION, WANT_CALLEE };
+enum want { WANT_ANY, WANT_FUNCTION, WANT_CALLEE, WANT_CALLEE_OR_ANY };
 
 static int typeid_of(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
 		     struct kcfi_typeid *out, struct kcfi_type_error *err, enum want want)
@@ -56,10 +56,11 @@ static int typeid_of(const char *text, size_t len, const struct kcfi_typeid_opts
 	const struct ctype *type = NULL;
 	if (valid_opts(opts, &types))
 		type = proto_parse(&types, text, len);
-	if (type && want == WANT_CALLEE && ctype_unqualified(type)->kind == CT_POINTER &&
+	if (type && (want == WANT_CALLEE || want == WANT_CALLEE_OR_ANY) &&
+	    ctype_unqualified(type)->kind == CT_POINTER &&
 	    ctype_unqualified(type)->inner->kind == CT_FUNCTION)
 		type = ctype_unqualified(type)->inner;
-	if (type && want != WANT_ANY && type->kind != CT_FUNCTION) {
+	if (type && want != WANT_ANY && want != WANT_CALLEE_OR_ANY && type->kind != CT_FUNCTION) {
 		bool fptr = type->kind == CT_POINTER && type->inner->kind == CT_FUNCTION;
 		ctype_error(&types, 1, "expected a function type such as 'void (int)'%s",
 			    fptr ? ", not a pointer to one" : "");
@@ -70,6 +71,7 @@ static int typeid_of(const char *text, size_t len, const struct kcfi_typeid_opts
 	if (mangled) {
 		out->mangled = mangled;
 		out->unprototyped = type->kind == CT_FUNCTION && !type->u.fn.prototyped;
+		out->is_function = type->kind == CT_FUNCTION;
 		out->id = kcfi_hash_bytes(opts->hash, mangled, strlen(mangled));
 	}
 	arena_release(&arena);
@@ -92,6 +94,15 @@ int kcfi_typeid_of_callee(const char *text, size_t len, const struct kcfi_typeid
 			  struct kcfi_typeid *out, struct kcfi_type_error *err)
 {
 	return typeid_of(text, len, opts, out, err, WANT_CALLEE);
+}
+
+int kcfi_typeid_of_typename(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
+			    struct kcfi_typeid *out, bool *is_function, struct kcfi_type_error *err)
+{
+	int rc = typeid_of(text, len, opts, out, err, WANT_CALLEE_OR_ANY);
+	if (is_function)
+		*is_function = rc == 0 && out->is_function;
+	return rc;
 }
 
 void kcfi_typeid_release(struct kcfi_typeid *t)

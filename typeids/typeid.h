@@ -31,6 +31,7 @@ struct kcfi_typeid_opts {
 struct kcfi_typeid {
 	uint32_t id;		/* the hash of `mangled`; never ENDBR-masked here */
 	bool unprototyped;	/* T (): calls through it are not checked */
+	bool is_function;	/* the type mangled is a function type */
 	char *mangled;		/* "_ZTSFvPiE" (+ ".normalized"); malloc'd */
 };
 
@@ -66,7 +67,21 @@ int kcfi_typeid_of_callee(const char *text, size_t len,
 			  const struct kcfi_typeid_opts *opts,
 			  struct kcfi_typeid *out, struct kcfi_type_error *err);
 
+/* What kcfi-typeid and __builtin_linux_abi_kcfi_hash show for a type name:
+ * a pointer to a function type is treated as the function type (as in
+ * kcfi_typeid_of_callee), any other type as itself (kcfi_typeid_of_type).
+ * IS_FUNCTION tells which one happened. */
+int kcfi_typeid_of_typename(const char *text, size_t len,
+			    const struct kcfi_typeid_opts *opts,
+			    struct kcfi_typeid *out, bool *is_function,
+			    struct kcfi_type_error *err);
+
 void kcfi_typeid_release(struct kcfi_typeid *t);
+
+/* The data model of a target triple as the plugin writes it in
+ * .kcfi_version: x86_64, i?86, aarch64, riscv64 and arm* Linux triples.
+ * Returns 0, or -1 for a triple kcfi-as has no model for. */
+int kcfi_model_for_triple(const char *triple, struct kcfi_model *model);
 
 /* The raw hashes, exposed for tests and for kcfi-typeid. */
 uint32_t kcfi_fnv1a32(const void *data, size_t len);

@@ -9,8 +9,8 @@ LC_ALL=C
 unset KCFI_PLUGIN
 export LC_ALL
 
-# usable TRIPLE: its driver, cross binutils, qemu-user and sysroot are here;
-# says why not otherwise.
+# usable TRIPLE [norun]: its driver, cross binutils and (unless norun)
+# qemu-user and sysroot are here; says why not otherwise.
 qemu_of() { case $1 in aarch64-*) echo qemu-aarch64 ;; riscv64-*) echo qemu-riscv64 ;; *) echo none ;; esac; }
 usable() {
 	[ -x "$top_builddir/$1-kcfi-gcc" ] || { echo "SKIP $1: configure found no plugin for $1-gcc"; return 1; }
@@ -19,14 +19,14 @@ usable() {
 	command -v "$(qemu_of "$1")" >/dev/null || { echo "SKIP $1: no $(qemu_of "$1") (apt-get install qemu-user)"; return 1; }
 	[ -d "/usr/$1/lib" ] || { echo "SKIP $1: no sysroot /usr/$1 (libc6-dev-*-cross)"; return 1; }
 }
-# TRIPLES [norun]: the usable ones among those configure built plugins for.
-triples() {
-	_ok=
+# pick_triples [norun]: TS = the usable ones among those configure built
+# plugins for; the test is skipped if there is none.
+pick_triples() {
+	TS=
 	for _t in ${CROSS_TRIPLES:-}; do
-		usable "$_t" "${1:-}" && _ok="$_ok $_t"
+		usable "$_t" "${1:-}" && TS="$TS $_t"
 	done
-	[ -n "$_ok" ] || skip "no cross target usable (CROSS_TRIPLES='${CROSS_TRIPLES:-}'; see the lines above)"
-	echo "$_ok"
+	[ -n "$TS" ] || skip "no cross target usable (CROSS_TRIPLES='${CROSS_TRIPLES:-}')"
 }
 
 # kx TRIPLE ARGS...: <triple>-kcfi-gcc with KCFI on; messages to $T/kx.err.

@@ -5,7 +5,7 @@
 # hundred from gen-protos) becomes an address-taken declaration
 #     extern __typeof__(TYPE) fN;   void *tbl[] = { ..., fN, ... };
 # so that Clang prints `__kcfi_typeid_fN = ID` (clang-22) or
-# `.set __kcfi_typeid_fN, ID` (clang-19).  typeid-tool computes the same ids
+# `.set __kcfi_typeid_fN, ID` (clang-19).  kcfi-typeid computes the same ids
 # from the prototype-language spelling; both lists must agree exactly, with
 #   clang-22 -Xclang -fsanitize-kcfi-hash=FNV-1a    (our default hash)
 #   clang-19                                        (xxHash64)
@@ -13,7 +13,7 @@
 set -u
 
 : "${top_srcdir:?}" "${top_builddir:?}"
-tool=$top_builddir/tests/typeids/typeid-tool
+tool=$top_builddir/kcfi-typeid
 gen=$top_builddir/tests/typeids/gen-protos
 here=$top_srcdir/tests/typeids
 count=${KCFI_DIFF_COUNT:-400}		# random prototypes, and their seed
@@ -92,7 +92,7 @@ run() {
 	cut -f1 "$tmp/$list.protos" > "$tmp/ours.in"
 	# shellcheck disable=SC2086
 	if ! "$tool" $ours < "$tmp/ours.in" > "$tmp/ours.out" 2> "$tmp/ours.err"; then
-		echo "FAIL: $name: typeid-tool rejected prototypes:"
+		echo "FAIL: $name: kcfi-typeid rejected prototypes:"
 		head -20 "$tmp/ours.err"
 		failed=1
 		return

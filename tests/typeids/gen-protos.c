@@ -1,8 +1,12 @@
 /* gen-protos: random but reproducible function types for the Clang
  * differential test (clang-diff.sh).
  *
- *   gen-protos COUNT [SEED]
+ *   gen-protos COUNT [SEED] [--cc=gcc]
  *
+ * --cc=gcc keeps to what the native GCC (12) compiles as well, for the
+ * differential through kcfi-gcc (tests/differential/): no _BitInt, no
+ * __bf16; and it adds ms_abi function types, as a third column "ms" (the
+ * declaration carries the attribute) and as pointer typedefs ms_fp0/1.
  * Prints COUNT lines "OURS<TAB>CLANG": the same function type in the
  * prototype language and in C that Clang accepts inside __typeof__().  The
  * two differ only where the prototype language has its own spelling: a
@@ -106,6 +110,16 @@ struct base {
 	bool scalar;
 };
 
+static bool gcc_mode;
+
+/* -1: GCC 12 has no such type; 1: only with --cc=gcc; 0: always. */
+static int gcc12_class(const struct base *b)
+{
+	if (strstr(b->ours, "_BitInt") || !strcmp(b->ours, "__bf16"))
+		return -1;
+	return strstr(b->ours, "ms_abi") ? 1 : 0;
+}
+
 /* Spellings on purpose in many orders and forms: they must all mangle like
  * their canonical type. */
 static const struct base bases[] = {
@@ -134,6 +148,8 @@ static const struct base bases[] = {
 	{ "__vector(4) int", "v4si", false }, { "__vector(4) float", "v4sf", false },
 	{ "__vector(2) double", "v2df", false }, { "__vector(8) short", "v8hi", false },
 	{ "__vector(16) unsigned char", "v16qu", false },
+	{ "void (*)(int) __attribute__((ms_abi))", "ms_fp0", false },
+	{ "int (*)(struct s0 *, ...) __attribute__((ms_abi))", "ms_fp1", false },
 };
 
 static const char *const qual_sets[] = {
@@ -169,7 +185,10 @@ static struct type *gen_base(enum role role)
 	if ((role == R_RETURN || role == R_POINTEE) && chance(15)) {
 		t->ours = t->clang = "void";
 	} else {
-		const struct base *b = &bases[pick(sizeof(bases) / sizeof(bases[0]))];
+		const struct base *b;
+		do
+			b = &bases[pick(sizeof(bases) / sizeof(bases[0]))];
+		while (gcc12_class(b) == (gcc_mode ? -1 : 1));
 		t->ours = b->ours;
 		t->clang = b->clang ? b->clang : b->ours;
 		t->scalar = b->scalar;
@@ -185,13 +204,22 @@ static struct type *gen_func(unsigned depth, bool in_params)
 {
 	struct type *t = new_type(K_FUNC);
 	t->inner = gen(R_RETURN, depth + 1, in_params);
+	/* GCC removes a return type's qualifiers except _Atomic (C11 DR 423),
+	 * Clang keeps them: a documented divergence, not tested here. */
+	if (gcc_mode)
+		t->inner->quals = strstr(t->inner->quals, "_Atomic") ? "_Atomic " : "";
 	if (chance(6)) {
 		t->unprototyped = true;
 		return t;
 	}
 	t->nparams = pick(depth ? 3 : 6);
-	for (unsigned i = 0; i < t->nparams; i++)
+	for (unsigned i = 0; i < t->nparams; i++) {
 		t->params[i] = gen(R_PARAM, depth + 1, true);
+		/* GCC drops _Atomic from parameter types too, Clang keeps it:
+		 * the other GCC-side divergence. */
+		if (gcc_mode && strstr(t->params[i]->quals, "_Atomic"))
+			t->params[i]->quals = "";
+	}
 	t->variadic = t->nparams && chance(10);
 	return t;
 }
@@ -292,10 +320,16 @@ int main(int argc, char **argv)
 	}
 	unsigned count = (unsigned)strtoul(argv[1], NULL, 10);
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 20240601;
+	gcc_mode = argc > 3 && !strcmp(argv[3], "--cc=gcc");
 	for (unsigned i = 0; i < count; i++) {
 		struct type *f = gen_func(0, false);
 		char *ours = print(f, "", false), *clang = print(f, "", true);
-		printf("%s\t%s\n", ours, clang);
+		/* the ms_abi pool entries are pointers: as a base, the C side
+		 * uses the typedef, and "ours" (unused in this mode) too */
+		if (gcc_mode)
+			printf("%s\t%s\t%s\n", clang, clang, !f->unprototyped && chance(10) ? "ms" : "");
+		else
+			printf("%s\t%s\n", ours, clang);
 		free(ours);
 		free(clang);
 		free_type(f);

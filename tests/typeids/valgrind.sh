@@ -1,5 +1,5 @@
 #!/bin/sh
-# The unit test and typeid-tool under valgrind: no invalid access, no leak,
+# The unit test and kcfi-typeid under valgrind: no invalid access, no leak,
 # on the success paths and on every error path the unit test provokes.
 # Skipped (77) without valgrind.
 set -u
@@ -11,10 +11,10 @@ command -v valgrind > /dev/null 2>&1 || { echo "SKIP: valgrind not installed"; e
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all"
 dir=$top_builddir/tests/typeids
 
-$vg "$dir/unit" --no-timing > /dev/null || { echo "FAIL: unit under valgrind"; exit 1; }
+$vg "$dir/unit" > /dev/null || { echo "FAIL: unit under valgrind"; exit 1; }
 # the tool reads and reports a mix of good and bad lines
 grep -v -e '^#' -e '^@ ' -e '^[[:space:]]*$' "$top_srcdir/tests/typeids/clang-cases.txt" | cut -f1 |
 	{ cat; printf '%s\n' 'long float (void)' 'int (*)(int' 'void (int [static])'; } |
-	$vg "$dir/typeid-tool" --normalize-integers > /dev/null 2>&1
-[ $? -eq 1 ] || { echo "FAIL: typeid-tool under valgrind"; exit 1; }
+	$vg "$top_builddir/kcfi-typeid" --normalize-integers > /dev/null 2>&1
+[ $? -eq 1 ] || { echo "FAIL: kcfi-typeid under valgrind"; exit 1; }
 echo "ok: no memory errors or leaks"

@@ -1,0 +1,188 @@
+/* __builtin_linux_abi_kcfi_name (T) and __builtin_linux_abi_kcfi_hash (T).
+ *
+ * The plugin knows no hashes and no mangling, so these cannot be real
+ * builtins.  They are macros (defined here, for C only) that make GCC parse
+ * T as a type name and hand it to a marker function:
+ *
+ *   ({ (void) __builtin_types_compatible_p (void, T);      T must be a type
+ *      extern const char *__kcfi_typeinfo_name (int, ...);
+ *      __kcfi_typeinfo_name (0, (__typeof__ (T) *) 0); })  T's type rides
+ *                                                          on the argument
+ *
+ * Right after "cfg", while the front end's types are intact, each marker
+ * call becomes a read of an external hidden object __kcfi_typeinfo.<key>,
+ * one per type text: word 0 is the id, the string "_ZTS..." follows.
+ * The object carries the type text in an attribute (so LTO streams it), and
+ * at the end of each output file every such object in the symbol table
+ * becomes a `.kcfi_typeinfo SYM, "TYPE"` directive, from which kcfi-as
+ * defines it (doc/directives.md 2.5).  A marker the plugin did not see
+ * stays an undefined reference: the link fails, nothing is guessed.
+ *
+ * Misuse is diagnosed by GCC itself: no argument or an expression is a
+ * syntax error of __builtin_types_compatible_p ("expected
+ * specifier-qualifier-list"), two arguments a macro arity error, each with
+ * a note "in expansion of macro '__builtin_linux_abi_kcfi_...'".
+ */
+#include "kcfi-plugin.h"
+#include "basic-block.h"
+#include "function.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimplify.h"
+#include "gimple-fold.h"
+#include "langhooks.h"
+#include "cpplib.h"
+
+/* cc1's preprocessor; lto1 has neither, hence weak.  */
+extern cpp_reader *parse_in __attribute__ ((weak));
+extern void cpp_define (cpp_reader *, const char *) __attribute__ ((weak));
+extern cpp_options *cpp_get_options (cpp_reader *) __attribute__ ((weak));
+extern void cpp_force_token_locations (cpp_reader *, location_t)
+  __attribute__ ((weak));
+extern void cpp_stop_forcing_token_locations (cpp_reader *)
+  __attribute__ ((weak));
+
+#define KCFI_ATTR_TYPEINFO "kcfi typeinfo"	/* on the object: its type */
+
+static const char name_marker[] = "__kcfi_typeinfo_name";
+static const char hash_marker[] = "__kcfi_typeinfo_hash";
+
+static std::string
+builtin_macro (const char *builtin, const char *ret, const char *marker)
+{
+  return std::string (builtin) + "(T)=(__extension__ ({ "
+	 "(void) __builtin_types_compatible_p (void, T); "
+	 "extern " + ret + " " + marker + " (int, ...); "
+	 + marker + " (0, (__typeof__ (T) *) 0); }))";
+}
+
+/* PLUGIN_PRAGMAS comes from the C front end's init, before the main file
+   is read, in -E as in normal compilations.  Preprocessed input has had
+   its macros expanded already.  The definitions sit at <built-in>, like
+   GCC's own predefined macros.  */
+void
+kcfi_define_typeinfo_builtins (void *, void *)
+{
+  if (!&parse_in || !parse_in || !&cpp_define || !&cpp_get_options
+      || !&cpp_force_token_locations || !&cpp_stop_forcing_token_locations
+      || !lang_GNU_C () || cpp_get_options (parse_in)->preprocessed)
+    return;
+  cpp_force_token_locations (parse_in, BUILTINS_LOCATION);
+  cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_name",
+				       "const char *", name_marker).c_str ());
+  cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_hash",
+				       "unsigned int", hash_marker).c_str ());
+  cpp_stop_forcing_token_locations (parse_in);
+}
+
+/* A stable key for a type text, so that LTO merges the objects of equal
+   texts from different units and never two different ones.  (A naming
+   hash, not a type id.)  */
+static std::string
+object_name (const std::string &text)
+{
+  unsigned long long h = 14695981039346656037ull;
+  for (unsigned char c : text)
+    h = (h ^ c) * 1099511628211ull;
+  char buf[40];
+  snprintf (buf, sizeof buf, "__kcfi_typeinfo.%016llx", h);
+  return buf;
+}
+
+static tree
+typeinfo_object (const std::string &text)
+{
+  std::string name = object_name (text);
+  tree id = get_identifier (name.c_str ());
+  if (varpool_node *v = varpool_node::get_for_asmname (id))
+    return v->decl;
+  tree word = build_qualified_type (unsigned_type_node, TYPE_QUAL_CONST);
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, id,
+			 build_array_type (word, NULL_TREE));
+  TREE_PUBLIC (var) = 1;
+  DECL_EXTERNAL (var) = 1;
+  TREE_READONLY (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;		/* nothing for the debugger to show */
+  /* Defined in this very object by kcfi-as: PC-relative, never the GOT.  */
+  DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (var) = 1;
+  DECL_ATTRIBUTES (var) = kcfi_attr_with (NULL_TREE, KCFI_ATTR_TYPEINFO,
+					  text.c_str ());
+  varpool_node::get_create (var);
+  return var;
+}
+
+/* Replace the marker call at GSI, if it is one.  */
+static void
+lower_marker (gimple_stmt_iterator *gsi, function *fun)
+{
+  gcall *call = dyn_cast<gcall *> (gsi_stmt (*gsi));
+  tree fn = call ? gimple_call_fndecl (call) : NULL_TREE;
+  if (!fn || !DECL_NAME (fn) || !DECL_EXTERNAL (fn))
+    return;
+  bool want_name = id_equal (DECL_NAME (fn), name_marker);
+  if (!want_name && !id_equal (DECL_NAME (fn), hash_marker))
+    return;
+  location_t loc = gimple_location (call);
+  if (loc == UNKNOWN_LOCATION)
+    loc = DECL_SOURCE_LOCATION (fun->decl);
+  tree arg = gimple_call_num_args (call) == 2 ? gimple_call_arg (call, 1)
+					      : NULL_TREE;
+  if (!arg || !POINTER_TYPE_P (TREE_TYPE (arg)))
+    {
+      error_at (loc, "kcfi: %qD is reserved for "
+		"%<__builtin_linux_abi_kcfi_name%> and "
+		"%<__builtin_linux_abi_kcfi_hash%>", fn);
+      return;
+    }
+  std::string text = kcfi_type_name (TREE_TYPE (TREE_TYPE (arg)), loc);
+  tree var = typeinfo_object (text);
+  tree word = TREE_TYPE (TREE_TYPE (var));
+  tree expr;
+  if (want_name)
+    expr = fold_convert (TREE_TYPE (TREE_TYPE (fn)),
+			 build_fold_addr_expr (build4 (ARRAY_REF, word, var,
+						       size_one_node,
+						       NULL_TREE, NULL_TREE)));
+  else
+    expr = fold_convert (TREE_TYPE (TREE_TYPE (fn)),
+			 build4 (ARRAY_REF, word, var, size_zero_node,
+				 NULL_TREE, NULL_TREE));
+  gimplify_and_update_call_from_tree (gsi, expr);
+}
+
+/* After "cfg", in cc1 only.  */
+unsigned
+kcfi_lower_typeinfo (function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      lower_marker (&gsi, fun);
+  return 0;
+}
+
+static std::string
+quoted (const char *s)
+{
+  std::string q = "\"";
+  for (; *s; s++)
+    q += (*s == '"' || *s == '\\') ? std::string ("\\") + *s
+				   : std::string (1, *s);
+  return q + "\"";
+}
+
+/* At the end of an output file: the objects its code refers to.  */
+void
+kcfi_emit_typeinfo (void)
+{
+  varpool_node *v;
+  FOR_EACH_VARIABLE (v)
+    if (const char *text = kcfi_attr_text (DECL_ATTRIBUTES (v->decl),
+					   KCFI_ATTR_TYPEINFO))
+      fprintf (asm_out_file, "\t.kcfi_typeinfo %s, %s\n",
+	       IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (v->decl)),
+	       quoted (text).c_str ());
+}

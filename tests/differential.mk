@@ -1,0 +1,8 @@
+# tests/differential/: type ids through kcfi-gcc against clang-19 and
+# clang-22 on thousands of random prototypes (about 15 s; not in `make
+# check`, run by .ci/run):
+#   make check-differential
+EXTRA_DIST += tests/differential/typeids.sh tests/differential/definitions.c
+.PHONY: check-differential
+check-differential: all tests/typeids/gen-protos$(EXEEXT)
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/differential/typeids.sh

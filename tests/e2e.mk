@@ -1,0 +1,30 @@
+# tests/e2e/: C in, kcfi-gcc, objects and running programs out (x86_64).
+#   demo         the README's demo dies of SIGILL at a listed, decodable trap
+#   preambles    who gets __cfi_ and __kcfi_typeid_ (the seed's rules)
+#   calls        tail merge (+ run), call sharing, direct calls, adjacency,
+#                tail calls, complex addressing (+ run)
+#   patchable    -fpatchable-function-entry=4,0 3,3 8,4 11,11; the attribute error
+#   nosan        no_sanitize("kcfi"), also inlined, objects and run time
+#   qualifiers   top-level parameter qualifiers do not change ids (run)
+#   lto          -flto: offsets written by lto1 run; the missing-plugin guard
+#   pch          identical output through a precompiled header
+#   compat       caller / targets / main units, with clang-22 on either side
+#   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
+E2E_TESTS = \
+	tests/e2e/demo.sh \
+	tests/e2e/preambles.sh \
+	tests/e2e/calls.sh \
+	tests/e2e/patchable.sh \
+	tests/e2e/nosan.sh \
+	tests/e2e/qualifiers.sh \
+	tests/e2e/lto.sh \
+	tests/e2e/pch.sh \
+	tests/e2e/compat.sh \
+	tests/e2e/install.sh
+TESTS += $(E2E_TESTS)
+EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
+	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \
+	tests/e2e/compat-main.c tests/e2e/tail-calls.c tests/e2e/addressing.c \
+	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c \
+	tests/e2e/qualifiers-run.c \
+	tests/README.md

@@ -1,0 +1,52 @@
+#!/bin/sh
+# `make install` into a staging directory; the installed kcfi-gcc, not the
+# build tree's, then builds the demo, and it behaves as from the build tree.
+. "$top_srcdir/tests/e2e/lib.sh"
+
+unset MAKEFLAGS MFLAGS MAKELEVEL
+root=$T/root
+if ! ${MAKE:-make} -C "$top_builddir" install DESTDIR="$root" >"$T/install.log" 2>&1; then
+	cat "$T/install.log"
+	fail "make install DESTDIR=..."
+	finish
+fi
+pass "make install DESTDIR=..."
+gcc_inst=$(find "$root" -path '*/bin/kcfi-gcc' -type f)
+check "kcfi-gcc is installed" test -x "$gcc_inst"
+check "kcfi-as is installed" test -x "$(dirname "$gcc_inst")/kcfi-as"
+
+# From here on nothing may point into the build tree.
+unset KCFI_PLUGIN KCFI_REAL_AS
+for o in $OPT_LEVELS; do
+	exe=$T/demo$o
+	if ! "$gcc_inst" -fsanitize=kcfi $o -v -o "$exe" "$top_srcdir/demo/demo.c" >"$T/v.log" 2>&1; then
+		fail "the installed kcfi-gcc builds the demo at $o"; cat "$T/v.log"; continue
+	fi
+	check "the plugin comes from the installation at $o" \
+		grep -q -- "-fplugin=$root/[^ ]*/kcfi\.so" "$T/v.log"
+	check "the assembler is the installed kcfi-as at $o" \
+		grep -qE "^ *$root/[^ ]*/bin/as " "$T/v.log"
+	check "nothing from the build tree at $o" sh -c "! grep -q '$top_builddir/\(prepass\|asmpass\)' '$T/v.log'"
+	if run_to_sigill "$exe"; then
+		pass "the installed build of the demo dies of SIGILL at $o"
+		check "after the matched call ran at $o" grep -q '^matched call: .*events = 1' "$T/run.out"
+		check "at a listed trap checking void (int *) at $o" listed_trap "$exe" "$(id FvPiE)"
+	else
+		fail "the installed build of the demo dies of SIGILL at $o"
+	fi
+done
+
+${MAKE:-make} -C "$top_builddir" uninstall DESTDIR="$root" >"$T/uninstall.log" 2>&1
+check "make uninstall removes every file" sh -c "test -z \"\$(find '$root' ! -type d)\""
+
+# prefix= given at install time only (the binaries were configured for
+# another prefix): kcfi-gcc finds its files relative to itself.
+p=$T/prefix
+if ${MAKE:-make} -C "$top_builddir" install prefix="$p" >"$T/install2.log" 2>&1 &&
+   "$p/bin/kcfi-gcc" -fsanitize=kcfi -O2 -v -o "$T/demo-p" "$top_srcdir/demo/demo.c" >"$T/v2.log" 2>&1; then
+	check "make install prefix=...: its own plugin" grep -q -- "-fplugin=$p/" "$T/v2.log"
+	check "make install prefix=...: the demo dies of SIGILL" run_to_sigill "$T/demo-p"
+else
+	fail "make install prefix=... and build the demo"; tail -20 "$T/install2.log" "$T/v2.log"
+fi
+finish

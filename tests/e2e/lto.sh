@@ -1,0 +1,48 @@
+#!/bin/sh
+# -flto: the code, and so the checks and preambles, is written by lto1 at
+# link time; the offset each check loads from must still be -(M+4), or every
+# matched call would trap (the seed's LTO offset case).
+. "$top_srcdir/tests/e2e/lib.sh"
+
+cd "$T" || exit 1
+printf 'typedef int (*fp_t) (int);\nvolatile fp_t sink;\nint target (int x) { return x + 1; }\nint do_call (int x) { return sink (x); }\n' >lib.c
+printf 'typedef int (*fp_t) (int);\nextern volatile fp_t sink;\nint target (int);\nint do_call (int);\nint main (void) { sink = target; return do_call (41) == 42 ? 0 : 1; }\n' >main.c
+
+linked() {	# EXE M: decodable, its check loads from -(M+4), it runs
+	decoded "$1" "$2" &&
+	[ "$(n_traps "$1" "$(id FiiE)")" -ge 1 ] &&
+	[ -n "$(preamble "$1" target)" ] &&
+	"$1"
+}
+for flags in $OPT_LEVELS "-flto-partition=max" "-fpatchable-function-entry=11,11" \
+	     "-fpatchable-function-entry=3,3 -flto-partition=max"; do
+	m=0
+	case $flags in *entry=*,*) m=${flags#*entry=*,}; m=${m%% *} ;; esac
+	case $flags in -O?) o=$flags flags= ;; *) o=-O2 ;; esac
+	exe=lto$o$(echo "$flags" | tr -d ' =,-')
+	if kgcc $o -flto $flags -c lib.c main.c &&
+	   kgcc $o -flto $flags -o "$exe" lib.o main.o; then
+		check "-flto $o $flags: a matched call through the LTO-built check runs" linked "$T/$exe" "$m"
+		check "-flto $o $flags: the objects were slim (code came from lto1)" \
+			sh -c "! objdump -d lib.o | grep -q '<do_call>:'"
+	else
+		fail "-flto $o $flags builds"
+	fi
+done
+
+# The demo, through LTO: the mismatched call still dies at a listed trap.
+if kgcc -O2 -flto -o demo "$top_srcdir/demo/demo.c" && run_to_sigill "$T/demo"; then
+	check "-flto demo: the mismatched call traps at a listed trap" listed_trap "$T/demo" "$(id FvPiE)"
+else
+	fail "-flto demo dies of SIGILL"
+fi
+
+# Linking LTO objects without the plugin in lto1 is refused, not unchecked:
+# by GNU as (the guard is no pseudo-op it knows), or by kcfi-as.
+printf 'int main (void) { return 0; }\n' >m2.c
+kgcc -O2 -flto -c lib.c m2.c
+check "-flto link by plain gcc is refused by gas" sh -c \
+	"! gcc -O2 -flto -o nolto lib.o m2.o 2>nolto.err && grep -q 'kcfi_require_plugin' nolto.err"
+check "-flto link with kcfi-as but without the plugin is refused" sh -c \
+	"! gcc -B'$top_builddir/asmpass/bin/' -O2 -flto -o nolto lib.o m2.o 2>nolto2.err && grep -q 'without the kcfi plugin' nolto2.err"
+finish

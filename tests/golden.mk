@@ -1,0 +1,5 @@
+# tests/golden/: annotated .s in, rewritten .s out, against reviewed files.
+TESTS += tests/golden/golden.sh
+EXTRA_DIST += tests/golden/golden.sh \
+	tests/golden/x86_64-basic.s tests/golden/x86_64-basic.expected \
+	tests/golden/x86_64-prefix.s tests/golden/x86_64-prefix.expected
