@@ -50,13 +50,14 @@ command -v "$objdump" >/dev/null || skip "no $objdump"
 [ -z "$elfcheck" ] || [ -x "$elfcheck" ] ||
 	(cd "$top_builddir" && make tests/tools/kcfi-elfcheck >/dev/null) || skip "no kcfi-elfcheck"
 # The wrapper for this compiler: <triple>-kcfi-gcc when built, else
-# kcfi-gcc told the compiler through KCFI_CC.
+# kcfi-gcc told the compiler through KCFI_CC.  make's test environment sets
+# KCFI_PLUGIN to the native plugin: a cross wrapper must find its own.
 if [ "$arch" = x86_64 ]; then
 	kgcc="env KCFI_CC=$cc $top_builddir/kcfi-gcc"
 elif [ -x "$top_builddir/$triple-kcfi-gcc" ]; then
-	kgcc=$top_builddir/$triple-kcfi-gcc
+	kgcc="env -u KCFI_PLUGIN $top_builddir/$triple-kcfi-gcc"
 else
-	kgcc="env KCFI_CC=$cc $top_builddir/kcfi-gcc"
+	kgcc="env -u KCFI_PLUGIN KCFI_CC=$cc $top_builddir/kcfi-gcc"
 fi
 
 work=${work:-$top_builddir/tests/torture/work-$arch}
