@@ -27,8 +27,10 @@ kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
 
 # gcc -B<dir> finds the assembler as <dir>/as: a directory holding only that.
 all-local: asmpass/bin/as
+# Replaced by rename(2): a compile running during a rebuild never finds
+# asmpass/bin/ without its as, and so never falls back to the real one.
 asmpass/bin/as: kcfi-as$(EXEEXT)
-	$(AM_V_GEN)$(MKDIR_P) asmpass/bin && rm -f $@ && $(LN_S) ../../kcfi-as$(EXEEXT) $@
+	$(AM_V_GEN)$(MKDIR_P) asmpass/bin && rm -f $@.tmp && $(LN_S) ../../kcfi-as$(EXEEXT) $@.tmp && mv -f $@.tmp $@
 CLEANFILES += asmpass/bin/as
 
 # A copy, not a symlink to $(bindir): it stays right under DESTDIR staging
