@@ -248,28 +248,38 @@ static bool word_is(const char *p, size_t n, const char *w)
 	return strlen(w) == n && !memcmp(p, w, n);
 }
 
+/* Splits the first comma-separated field off *P (*N bytes), unquoted, and
+ * advances past it and its comma. */
+static void next_field(const char **p, size_t *n, const char **f, size_t *fn)
+{
+	size_t w = 0;
+	while (w < *n && (*p)[w] != ',')
+		w++;
+	*f = *p;
+	*fn = w;
+	unquote(f, fn);
+	*p += w;
+	*n -= w;
+	if (*n) {
+		(*p)++;
+		(*n)--;
+	}
+}
+
 /* .option arch, +c / -c / rv64gc (a full string) / +zca, ... */
 static void option_arch(struct kcfi_arch_opts *o, const char *p, size_t n)
 {
 	while (n) {
-		size_t w = 0;
-		while (w < n && p[w] != ',')
-			w++;
-		const char *a = p;
-		size_t an = w;
-		unquote(&a, &an);
-		if (an && a[0] == '+' && (word_is(a + 1, an - 1, "c") || word_is(a + 1, an - 1, "zca")))
+		const char *a;
+		size_t an;
+		next_field(&p, &n, &a, &an);
+		bool c_ext = an > 1 && (word_is(a + 1, an - 1, "c") || word_is(a + 1, an - 1, "zca"));
+		if (c_ext && a[0] == '+')
 			o->isa |= RV_ISA_C;
-		else if (an && a[0] == '-' && (word_is(a + 1, an - 1, "c") || word_is(a + 1, an - 1, "zca")))
+		else if (c_ext && a[0] == '-')
 			o->isa &= ~RV_ISA_C;
 		else if (an >= 4 && !memcmp(a, "rv", 2))
 			o->isa = isa_has_c(a, an) ? RV_ISA_C : 0;
-		p += w;
-		n -= w;
-		if (n) {
-			p++;
-			n--;
-		}
 	}
 }
 
@@ -278,18 +288,13 @@ static void rv_observe(struct kcfi_arch_opts *o, const char *name, size_t nlen,
 {
 	if (word_is(name, nlen, "attribute")) {
 		/* .attribute arch, "rv64i2p1_..." (or its tag number, 5) */
-		size_t w = 0;
-		while (w < alen && args[w] != ',')
-			w++;
-		const char *tag = args;
-		size_t tn = w;
-		unquote(&tag, &tn);
-		if (w < alen && (word_is(tag, tn, "arch") || word_is(tag, tn, "Tag_RISCV_arch") ||
-				 word_is(tag, tn, "5"))) {
-			const char *v = args + w + 1;
-			size_t vn = alen - w - 1;
-			unquote(&v, &vn);
-			o->isa = isa_has_c(v, vn) ? RV_ISA_C : 0;
+		const char *rest = args, *tag;
+		size_t rn = alen, tn;
+		next_field(&rest, &rn, &tag, &tn);
+		if (rn && (word_is(tag, tn, "arch") || word_is(tag, tn, "Tag_RISCV_arch") ||
+			   word_is(tag, tn, "5"))) {
+			unquote(&rest, &rn);
+			o->isa = isa_has_c(rest, rn) ? RV_ISA_C : 0;
 		}
 		return;
 	}

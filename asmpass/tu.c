@@ -245,13 +245,23 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	return 0;
 }
 
+/* A directive's type text, unescaped and NUL-terminated: in BUF when it
+ * fits, as nearly every type does, else on the heap (the caller frees what
+ * is not BUF). */
+static char *unescape_type(const struct kcfi_directive *d, char *buf, size_t size, size_t *len)
+{
+	char *text = d->type.n < size ? buf : malloc(d->type.n + 1);
+	if (!text)
+		abort();
+	*len = kcfi_unescape(d->type, text, d->type.n + 1);
+	return text;
+}
+
 static int on_type(struct tu *t, const struct kcfi_directive *d)
 {
 	char stack[1024];
-	char *text = d->type.n < sizeof(stack) ? stack : malloc(d->type.n + 1);
-	if (!text)
-		abort();
-	size_t len = kcfi_unescape(d->type, text, d->type.n + 1);
+	size_t len;
+	char *text = unescape_type(d, stack, sizeof(stack), &len);
 	struct kcfi_type_error err;
 	int rc = typetab_define(&t->types, d->id, text, len, &t->type_opts, &err);
 	if (text != stack)
@@ -268,10 +278,8 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
 {
 	char stack[1024];
-	char *text = d->type.n < sizeof(stack) ? stack : malloc(d->type.n + 1);
-	if (!text)
-		abort();
-	size_t len = kcfi_unescape(d->type, text, d->type.n + 1);
+	size_t len;
+	char *text = unescape_type(d, stack, sizeof(stack), &len);
 	struct kcfi_type_error err;
 	struct kcfi_typeid r;
 	int rc = kcfi_typeid_of_type(text, len, &t->type_opts, &r, &err);
@@ -393,10 +401,6 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 		break;
 	case KD_EXTERN:
 		rc = on_extern(t, &d);
-		if (rc > 0) {
-			resync(t, t->loc.line + 1);
-			return 0;
-		}
 		break;
 	case KD_CALL:
 	case KD_CALL_UNCHECKED:
@@ -406,10 +410,6 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 		break;
 	case KD_TYPEINFO:
 		rc = on_typeinfo(t, &d);
-		if (rc > 0) {
-			resync(t, t->loc.line + 1);
-			return 0;
-		}
 		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)
@@ -417,8 +417,13 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 		t->require_plugin = true;
 		break;
 	}
-	if (rc)
+	if (rc < 0)
 		return -1;
+	if (rc > 0) {
+		/* The handler wrote lines of its own: renumber what follows. */
+		resync(t, t->loc.line + 1);
+		return 0;
+	}
 	put(t, "\n", 1);
 	return 0;
 }
