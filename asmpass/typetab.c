@@ -15,6 +15,8 @@ void typetab_free(struct typetab *t)
 	free(t->v);
 	t->v = NULL;
 	t->cap = 0;
+	kcfi_typeids_free(t->typeids);
+	t->typeids = NULL;
 }
 
 const struct type_entry *typetab_get(const struct typetab *t, unsigned id)
@@ -49,8 +51,12 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 			 "type %u redefined as a different type (was \"%s\")", id, e->text);
 		return -1;
 	}
+	if (!t->typeids && !(t->typeids = kcfi_typeids_new())) {
+		fputs("kcfi-as: out of memory\n", stderr);
+		exit(1);
+	}
 	struct kcfi_typeid r;
-	if (kcfi_typeid_of_function(text, len, opts, &r, err))
+	if (kcfi_typeids_function(t->typeids, text, len, opts, &r, err))
 		return -1;
 	e->text = strndup(text, len);
 	if (!e->text) {

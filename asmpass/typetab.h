@@ -20,6 +20,7 @@ struct type_entry {
 struct typetab {
 	struct type_entry *v;
 	size_t cap;
+	struct kcfi_typeids *typeids;	/* the TU's types, made on first use */
 };
 
 void typetab_free(struct typetab *t);

@@ -55,7 +55,7 @@ static const struct ctype *finish_type_name(struct proto_ctx *ctx, struct spec *
 static const struct ctype *atomic_of(struct proto_ctx *ctx, const struct ctype *type,
 				     unsigned column);
 static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec *s,
-		      const struct declarator *d, unsigned column);
+		      const struct declarator *d, struct proto_span at);
 
 #define TYPES	(ctx->types)
 #define COL(loc) ((loc).first)
@@ -99,6 +99,7 @@ static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec 
 %token IDENT "identifier"
 %token <num> NUMBER "integer constant"
 %token <word> CC "calling-convention attribute"
+%token <type> PARAM "parameter declaration"	/* one the scanner knew (typeids/type-memo.h) */
 %token BAD "invalid token"
 
 %type <spec> specs spec_first
@@ -202,9 +203,11 @@ param_list:
 	;
 
 params:
-	specs declarator_opt		{ $$ = params_new(TYPES); CHECK($$ && add_param(ctx, $$, $1, $2, COL(@1))); }
+	specs declarator_opt		{ $$ = params_new(TYPES); CHECK($$ && add_param(ctx, $$, $1, $2, SPAN(@1, @2))); }
+	| PARAM				{ $$ = params_new(TYPES); CHECK($$ && params_append(TYPES, $$, $1)); }
 	| params ',' specs declarator_opt
-					{ $$ = $1; CHECK(add_param(ctx, $$, $3, $4, COL(@3))); }
+					{ $$ = $1; CHECK(add_param(ctx, $$, $3, $4, SPAN(@3, @4))); }
+	| params ',' PARAM		{ $$ = $1; CHECK(params_append(TYPES, $$, $3)); }
 	;
 
 %%
@@ -227,7 +230,7 @@ static struct spec *spec_list(struct proto_ctx *ctx, struct spec *s, struct prot
 {
 	if (s)
 		return s;
-	s = arena_zalloc(TYPES->arena, sizeof(*s));
+	s = arena_zalloc(TYPES->scratch, sizeof(*s));
 	if (!s)
 		return ctype_error(TYPES, 0, "out of memory");
 	spec_init(s, ctx->text, COL(at));
@@ -252,13 +255,16 @@ static struct spec *add_qual(struct proto_ctx *ctx, struct spec *s, unsigned qua
 
 static const struct ctype *make_tag(struct proto_ctx *ctx, int kind, struct proto_span name)
 {
-	return ctype_tag(TYPES, (enum ctag_kind)kind, ctx->text + COL(name) - 1,
-			 at_of(name).len, COL(name));
+	const struct ctype *tag = ctype_tag(TYPES, (enum ctag_kind)kind, ctx->text + COL(name) - 1,
+					    at_of(name).len, COL(name));
+	return tag && proto_note_tag(ctx, tag, COL(name)) ? tag : NULL;
 }
 
 static struct deriv *make_array(struct proto_ctx *ctx, enum ctype_kind kind, uint64_t count,
 				unsigned quals, struct proto_span at)
 {
+	if (kind == CT_ARRAY_VLA)
+		ctx->last_vla = COL(at);
 	return deriv_array(TYPES, kind, count, quals & ~PROTO_BRACKET_STATIC,
 			   quals & PROTO_BRACKET_STATIC, COL(at));
 }
@@ -289,8 +295,11 @@ static const struct ctype *atomic_of(struct proto_ctx *ctx, const struct ctype *
 }
 
 static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec *s,
-		      const struct declarator *d, unsigned column)
+		      const struct declarator *d, struct proto_span at)
 {
 	const struct ctype *base = spec_finish(s, TYPES);
-	return base && params_add(TYPES, pl, base, d, column);
+	const struct ctype *type = base ? params_add(TYPES, pl, base, d, COL(at)) : NULL;
+	if (type)
+		proto_note_param(ctx, at, type);
+	return type;
 }

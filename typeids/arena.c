@@ -18,6 +18,7 @@ void arena_init(struct arena *a)
 	a->cur = a->first;
 	a->end = a->first + sizeof(a->first);
 	a->blocks = NULL;
+	a->block_bytes = 0;
 }
 
 void arena_release(struct arena *a)
@@ -49,6 +50,7 @@ void *arena_zalloc_grow(struct arena *a, size_t size)
 			return NULL;
 		b->next = a->blocks;
 		a->blocks = b;
+		a->block_bytes += want;
 		a->cur = (char *)b->data;
 		a->end = a->cur + want;
 	}

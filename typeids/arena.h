@@ -1,6 +1,7 @@
-/* A bump allocator for everything one prototype needs: type nodes, declarator
- * pieces, the interning table.  Nothing is freed individually; the whole
- * arena goes away when the prototype has been mangled, so error paths cannot
+/* A bump allocator: type nodes and the interning table (for one prototype,
+ * or for a whole TU in a struct kcfi_typeids), and the scratch of one parse
+ * (declarator pieces, the scanner's buffers).  Nothing is freed
+ * individually; the whole arena goes away at once, so error paths cannot
  * leak.  The first block lives inside the arena object itself (normally on
  * the caller's stack), which keeps the common short prototype malloc-free.
  */
@@ -16,6 +17,7 @@ struct arena_block;
 struct arena {
 	char *cur, *end;		/* free space of the current block */
 	struct arena_block *blocks;	/* malloc'd blocks, newest first */
+	size_t block_bytes;		/* their total size */
 	_Alignas(max_align_t) char first[8192];
 };
 

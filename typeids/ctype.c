@@ -41,11 +41,21 @@ const struct cbuiltin_info cbuiltin_info[CB_COUNT] = {
 	[CB_NULLPTR]	= { "nullptr_t", "Dn", CBC_NULLPTR, 0, false },
 };
 
-void ctype_table_init(struct ctype_table *t, struct arena *a, struct kcfi_type_error *err)
+void ctype_table_init(struct ctype_table *t, struct arena *a, struct arena *scratch,
+		      struct kcfi_type_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	t->arena = a;
+	t->scratch = scratch;
 	t->err = err;
+	t->prototype = 1;
+}
+
+void ctype_table_next(struct ctype_table *t, struct kcfi_type_error *err)
+{
+	t->err = err;
+	t->failed = false;
+	t->prototype++;
 }
 
 void *ctype_error(struct ctype_table *t, unsigned column, const char *fmt, ...)
@@ -199,6 +209,14 @@ static const struct ctype *intern(struct ctype_table *t, const struct ctype *key
 	if (!n)
 		return out_of_memory(t);
 	*n = *key;
+	if (key->kind == CT_TAG) {
+		/* KEY points into the prototype text, which the table outlives. */
+		char *name = arena_zalloc(t->arena, key->u.tag.len + 1);
+		if (!name)
+			return out_of_memory(t);
+		memcpy(name, key->u.tag.name, key->u.tag.len);
+		n->u.tag.name = name;
+	}
 	if (key->kind == CT_FUNCTION && key->u.fn.nparams) {
 		const struct ctype **p = arena_zalloc(t->arena, key->u.fn.nparams * sizeof(*p));
 		if (!p)
@@ -232,20 +250,34 @@ const struct ctype *ctype_builtin(struct ctype_table *t, enum cbuiltin b)
 const struct ctype *ctype_tag(struct ctype_table *t, enum ctag_kind kind,
 			      const char *name, size_t len, unsigned column)
 {
-	static const char *const kw[] = { "struct", "union", "enum" };
 	struct ctype k = { .kind = CT_TAG, .u.tag = { kind, name, len } };
 	const struct ctype *n = intern(t, &k, column);
-	if (!n)
-		return NULL;
+	return n && ctype_tag_named(t, n, column) ? n : NULL;
+}
+
+bool ctype_tag_named(struct ctype_table *t, const struct ctype *tag, unsigned column)
+{
+	static const char *const kw[] = { "struct", "union", "enum" };
+	if (t->failed)
+		return false;
 	/* One name, one tag: `struct x` and `union x` cannot both exist in the
-	 * file scope our types come from. */
-	for (const struct ctype *c = t->buckets[n->hash & (t->nbuckets - 1)]; c; c = c->next_in_bucket)
-		if (c->kind == CT_TAG && c->u.tag.kind != kind && c->u.tag.len == len &&
-		    memcmp(c->u.tag.name, name, len) == 0)
-			return ctype_error(t, column, "'%s %.*s' conflicts with '%s %.*s'",
-					   kw[kind], (int)(len > 60 ? 60 : len), name,
-					   kw[c->u.tag.kind], (int)(len > 60 ? 60 : len), name);
-	return n;
+	 * scope one prototype is written in.  (Different prototypes may come
+	 * from different scopes, hence the stamps.) */
+	const char *name = tag->u.tag.name;
+	size_t len = tag->u.tag.len;
+	for (const struct ctype *c = t->buckets[tag->hash & (t->nbuckets - 1)]; c; c = c->next_in_bucket)
+		if (c->kind == CT_TAG && c->u.tag.kind != tag->u.tag.kind &&
+		    c->named_stamp == t->prototype && c->u.tag.len == len &&
+		    memcmp(c->u.tag.name, name, len) == 0) {
+			ctype_error(t, column, "'%s %.*s' conflicts with '%s %.*s'",
+				    kw[tag->u.tag.kind], (int)(len > 60 ? 60 : len), name,
+				    kw[c->u.tag.kind], (int)(len > 60 ? 60 : len), name);
+			return false;
+		}
+	/* The table owns its nodes (never read-only memory); const is for
+	 * everyone else. */
+	((struct ctype *)tag)->named_stamp = t->prototype;
+	return true;
 }
 
 /* Clang's limit (llvm::IntegerType::MAX_INT_BITS). */

@@ -3,10 +3,10 @@
  * Nodes are hash-consed: within one ctype_table, two structurally equal types
  * are the same node.  That is exactly the identity Itanium substitutions need
  * (Clang keys them by canonical type), so the mangler finds a repeated
- * component by looking at the node's serial number instead of comparing
- * strings.  C's rules that make two spellings one type (parameter decay, top-
- * level parameter qualifiers, `signed int` == `int`) are applied before a node
- * is built, so the table only ever holds canonical types.
+ * component by looking at the node instead of comparing strings.  C's rules
+ * that make two spellings one type (parameter decay, top-level parameter
+ * qualifiers, `signed int` == `int`) are applied before a node is built, so
+ * the table only ever holds canonical types.
  *
  * Qualifiers are nodes of their own (CT_QUAL over an unqualified type, with
  * CT_ATOMIC innermost) because Clang makes each qualified type a substitution
@@ -99,7 +99,7 @@ enum {
 
 struct ctype {
 	enum ctype_kind kind;
-	unsigned serial;	/* 0, 1, ... per table: index of per-type side tables */
+	unsigned serial;	/* 0, 1, ... per table: what the interning hash mixes */
 	unsigned depth;		/* 1 for leaves */
 	uint32_t hash;
 	const struct ctype *inner;
@@ -130,19 +130,35 @@ struct ctype {
 		} fixed;
 	} u;
 	struct ctype *next_in_bucket;
+	/* Per-prototype state of a node in a table that outlives thousands of
+	 * prototypes.  Valid only while its stamp equals the table's current
+	 * generation, so nothing is ever reset: the mangler's candidate number
+	 * (mangle.c), and for tags whether the prototype names it (the
+	 * struct/union/enum conflict check). */
+	unsigned subst_stamp;
+	int subst;
+	unsigned named_stamp;
 };
 
 struct ctype_table {
-	struct arena *arena;
+	struct arena *arena;		/* the nodes: as long as the table */
+	struct arena *scratch;		/* one parse's: may be ARENA */
 	struct kcfi_type_error *err;	/* first error only */
 	bool failed;
 	struct ctype **buckets;
 	size_t nbuckets;		/* a power of two */
 	size_t count;			/* interned nodes, also the next serial */
 	const struct ctype *builtins[CB_COUNT];	/* the most asked-for nodes */
+	unsigned prototype;		/* generation: the prototype being parsed */
+	unsigned mangling;		/* generation: the mangling in progress */
 };
 
-void ctype_table_init(struct ctype_table *t, struct arena *a, struct kcfi_type_error *err);
+/* A table whose nodes live in ARENA; SCRATCH (which may be ARENA) holds what
+ * one parse needs only while it runs. */
+void ctype_table_init(struct ctype_table *t, struct arena *a, struct arena *scratch,
+		      struct kcfi_type_error *err);
+/* Start the next prototype: no error yet, and no tag named in it yet. */
+void ctype_table_next(struct ctype_table *t, struct kcfi_type_error *err);
 
 /* Record an error at 1-based COLUMN (0: no position) unless one is already
  * recorded.  Always returns NULL, for `return ctype_error(...)`. */
@@ -152,6 +168,10 @@ void *ctype_error(struct ctype_table *t, unsigned column, const char *fmt, ...)
 const struct ctype *ctype_builtin(struct ctype_table *t, enum cbuiltin b);
 const struct ctype *ctype_tag(struct ctype_table *t, enum ctag_kind kind,
 			      const char *name, size_t len, unsigned column);
+/* TAG, an existing tag node, is named again at COLUMN of the current
+ * prototype (by a parameter the parser did not have to read again): the
+ * same conflict check as ctype_tag.  Returns false after an error. */
+bool ctype_tag_named(struct ctype_table *t, const struct ctype *tag, unsigned column);
 const struct ctype *ctype_bitint(struct ctype_table *t, bool is_unsigned, uint64_t bits,
 				 unsigned column);
 const struct ctype *ctype_complex(struct ctype_table *t, const struct ctype *elem,

@@ -8,7 +8,7 @@ static void *alloc(struct ctype_table *t, size_t size)
 {
 	if (t->failed)
 		return NULL;
-	void *p = arena_zalloc(t->arena, size);
+	void *p = arena_zalloc(t->scratch, size);
 	if (!p)
 		ctype_error(t, 0, "out of memory");
 	return p;
@@ -161,22 +161,26 @@ struct param_list *params_new(struct ctype_table *t)
 	return alloc(t, sizeof(struct param_list));
 }
 
-bool params_add(struct ctype_table *t, struct param_list *pl, const struct ctype *base,
-		const struct declarator *decl, unsigned column)
+const struct ctype *params_add(struct ctype_table *t, struct param_list *pl,
+			       const struct ctype *base, const struct declarator *decl,
+			       unsigned column)
 {
 	const struct ctype *type = decl_apply(t, base, decl, DECL_PARAM);
 	if (!type || !pl)
-		return false;
+		return NULL;
 	if (ctype_is_void(ctype_unqualified(type))) {
 		if (!pl->nvoid++) {
 			pl->void_column = column;
 			pl->void_plain = type->kind != CT_QUAL && !(decl && decl->named);
 		}
-		return true;
+		return type;
 	}
 	type = ctype_adjust_param(t, type, column);
-	if (!type)
-		return false;
+	return type && params_append(t, pl, type) ? type : NULL;
+}
+
+bool params_append(struct ctype_table *t, struct param_list *pl, const struct ctype *type)
+{
 	if (pl->n == pl->cap) {
 		size_t cap = pl->cap ? pl->cap * 2 : 8;
 		const struct ctype **v = alloc(t, cap * sizeof(*v));

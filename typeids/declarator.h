@@ -73,8 +73,13 @@ const struct ctype *decl_apply(struct ctype_table *t, const struct ctype *base,
 			       const struct declarator *decl, enum decl_use use);
 
 struct param_list *params_new(struct ctype_table *t);
-/* Append the parameter BASE DECL (DECL may be NULL) written at COLUMN. */
-bool params_add(struct ctype_table *t, struct param_list *pl, const struct ctype *base,
-		const struct declarator *decl, unsigned column);
+/* Append the parameter BASE DECL (DECL may be NULL) written at COLUMN.
+ * Returns its adjusted type (a void one is counted, not appended), or NULL
+ * after an error. */
+const struct ctype *params_add(struct ctype_table *t, struct param_list *pl,
+			       const struct ctype *base, const struct declarator *decl,
+			       unsigned column);
+/* Append TYPE, already adjusted and not void. */
+bool params_append(struct ctype_table *t, struct param_list *pl, const struct ctype *type);
 
 #endif

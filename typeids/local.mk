@@ -6,6 +6,7 @@ libtypeids_a_SOURCES = typeids/typeid.h \
 	typeids/spec.c typeids/spec.h \
 	typeids/declarator.c typeids/declarator.h \
 	typeids/proto.h typeids/parse.c \
+	typeids/type-memo.c typeids/type-memo.h \
 	typeids/mangle.c typeids/mangle.h \
 	typeids/hash.c typeids/model.c \
 	typeids/typeid.c

@@ -10,8 +10,9 @@
  * a candidate once it has been written out in full (so components are
  * numbered innermost first, as Clang's mangleType adds them after recursing),
  * and a later occurrence is written as S_, S0_, S1_, ... instead.  Types are
- * hash-consed, so "the same component" is "the same node" and a table
- * indexed by node serial finds it in O(1).
+ * hash-consed, so "the same component" is "the same node", whose candidate
+ * number is kept in the node itself, stamped with the mangling it belongs
+ * to: O(1), and nothing to clear in a table that holds a whole TU's types.
  *
  * With integer normalization, integer builtins are written as vendor types
  * (u3i32, ...) that *are* candidates, one per width and signedness whatever
@@ -24,26 +25,33 @@ struct mangler {
 	char *buf;
 	size_t len, cap;
 	bool oom;
-	int *subst;		/* per node serial: candidate number, or -1 */
+	unsigned stamp;		/* this mangling's generation */
 	int norm[NORM_SLOTS];
 	int next;		/* next candidate number */
 	const struct kcfi_typeid_opts *opts;
 };
 
-static void put(struct mangler *m, const char *s, size_t n)
+static bool grow(struct mangler *m, size_t n)
 {
-	if (m->len + n + 1 > m->cap) {
-		size_t cap = m->cap * 2;
-		while (cap < m->len + n + 1)
-			cap *= 2;
-		char *b = realloc(m->buf, cap);
-		if (!b) {
-			m->oom = true;
-			return;
-		}
-		m->buf = b;
-		m->cap = cap;
+	size_t cap = m->cap * 2;
+	while (cap < m->len + n + 1)
+		cap *= 2;
+	char *b = realloc(m->buf, cap);
+	if (!b) {
+		m->oom = true;
+		return false;
 	}
+	m->buf = b;
+	m->cap = cap;
+	return true;
+}
+
+/* Inline: nearly every call writes one to three constant bytes, which the
+ * compiler then stores directly. */
+static inline void put(struct mangler *m, const char *s, size_t n)
+{
+	if (m->len + n + 1 > m->cap && !grow(m, n))
+		return;
 	memcpy(m->buf + m->len, s, n);
 	m->len += n;
 	m->buf[m->len] = '\0';
@@ -171,8 +179,8 @@ static void mangle(struct mangler *m, const struct ctype *t)
 		mangle_builtin(m, t->u.builtin);
 		return;
 	}
-	if (m->subst[t->serial] >= 0) {
-		put_substitution(m, m->subst[t->serial]);
+	if (t->subst_stamp == m->stamp) {
+		put_substitution(m, t->subst);
 		return;
 	}
 	switch (t->kind) {
@@ -238,20 +246,20 @@ static void mangle(struct mangler *m, const struct ctype *t)
 		mangle_fixed(m, t);
 		break;
 	}
-	m->subst[t->serial] = m->next++;
+	/* The table owns its nodes (never read-only memory); const is for
+	 * everyone else. */
+	struct ctype *n = (struct ctype *)t;
+	n->subst = m->next++;
+	n->subst_stamp = m->stamp;
 }
 
 char *mangle_type(struct ctype_table *types, const struct ctype *type,
 		  const struct kcfi_typeid_opts *opts)
 {
-	struct mangler m = { .opts = opts, .cap = 64 };
+	struct mangler m = { .opts = opts, .cap = 128, .stamp = ++types->mangling };
 	m.buf = malloc(m.cap);
-	m.subst = arena_zalloc(types->arena, types->count * sizeof(*m.subst));
-	if (!m.buf || !m.subst) {
-		free(m.buf);
+	if (!m.buf)
 		return ctype_error(types, 0, "out of memory");
-	}
-	memset(m.subst, 0xff, types->count * sizeof(*m.subst));	/* all -1 */
 	memset(m.norm, 0xff, sizeof(m.norm));
 	m.buf[0] = '\0';
 

@@ -1,5 +1,5 @@
 /* The public entry points: parse, check the model, mangle, hash.  All state
- * of one call lives in its arena, so calls are independent and reentrant. */
+ * of a call lives in its arena, or in the caller's struct kcfi_typeids. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -30,8 +30,63 @@ static bool valid_opts(const struct kcfi_typeid_opts *o, struct ctype_table *t)
 
 enum want { WANT_ANY, WANT_FUNCTION, WANT_CALLEE, WANT_CALLEE_OR_ANY };
 
-static int typeid_of(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
-		     struct kcfi_typeid *out, struct kcfi_type_error *err, enum want want)
+/* A TU's worth of prototypes.  TYPES holds every node made so far, so a
+ * type seen before is found, not built; MEMO finds known parameters before
+ * the parser reads them; SCRATCH is one parse's and is emptied after each. */
+struct kcfi_typeids {
+	struct arena nodes;
+	struct arena scratch;
+	struct ctype_table types;
+	struct proto_memo memo;
+	struct kcfi_type_error none;	/* TYPES's error record between calls */
+};
+
+/* Beyond this the table starts over: a cache must not grow with a stream
+ * of distinct types without bound (the types alone are a few hundred bytes
+ * each, a real TU stays far below). */
+#define TYPEIDS_MAX_BYTES (64u << 20)
+
+static void typeids_start(struct kcfi_typeids *cx)
+{
+	arena_init(&cx->nodes);
+	arena_init(&cx->scratch);
+	ctype_table_init(&cx->types, &cx->nodes, &cx->scratch, &cx->none);
+	type_memo_init(&cx->memo.params, &cx->nodes);
+	type_memo_init(&cx->memo.returns, &cx->nodes);
+	cx->memo.assembled = 0;
+}
+
+struct kcfi_typeids *kcfi_typeids_new(void)
+{
+	struct kcfi_typeids *cx = malloc(sizeof(*cx));
+	if (cx)
+		typeids_start(cx);
+	return cx;
+}
+
+void kcfi_typeids_free(struct kcfi_typeids *cx)
+{
+	if (!cx)
+		return;
+	arena_release(&cx->nodes);
+	arena_release(&cx->scratch);
+	free(cx);
+}
+
+void kcfi_typeids_stats(const struct kcfi_typeids *cx, struct kcfi_typeids_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!cx)
+		return;
+	st->params_known = cx->memo.params.count;
+	st->returns_known = cx->memo.returns.count;
+	st->params_reused = cx->memo.params.hits;
+	st->assembled = cx->memo.assembled;
+}
+
+static int typeid_of(struct kcfi_typeids *cx, const char *text, size_t len,
+		     const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
+		     struct kcfi_type_error *err, enum want want)
 {
 	struct kcfi_type_error local_err;
 	if (!err)
@@ -47,62 +102,85 @@ static int typeid_of(const char *text, size_t len, const struct kcfi_typeid_opts
 	if (!opts)
 		opts = &defaults;
 
+	/* Without a context, one arena and table for this call alone. */
 	struct arena arena;
-	arena_init(&arena);
-	struct ctype_table types;
-	ctype_table_init(&types, &arena, err);
+	struct ctype_table local_types;
+	struct ctype_table *types = &local_types;
+	if (cx) {
+		types = &cx->types;
+		ctype_table_next(types, err);
+	} else {
+		arena_init(&arena);
+		ctype_table_init(types, &arena, &arena, err);
+	}
 
 	char *mangled = NULL;
 	const struct ctype *type = NULL;
-	if (valid_opts(opts, &types))
-		type = proto_parse(&types, text, len);
+	if (valid_opts(opts, types))
+		type = proto_parse(types, cx ? &cx->memo : NULL, text, len);
 	if (type && (want == WANT_CALLEE || want == WANT_CALLEE_OR_ANY) &&
 	    ctype_unqualified(type)->kind == CT_POINTER &&
 	    ctype_unqualified(type)->inner->kind == CT_FUNCTION)
 		type = ctype_unqualified(type)->inner;
 	if (type && want != WANT_ANY && want != WANT_CALLEE_OR_ANY && type->kind != CT_FUNCTION) {
 		bool fptr = type->kind == CT_POINTER && type->inner->kind == CT_FUNCTION;
-		ctype_error(&types, 1, "expected a function type such as 'void (int)'%s",
+		ctype_error(types, 1, "expected a function type such as 'void (int)'%s",
 			    fptr ? ", not a pointer to one" : "");
 		type = NULL;
 	}
 	if (type)
-		mangled = mangle_type(&types, type, opts);
+		mangled = mangle_type(types, type, opts);
 	if (mangled) {
 		out->mangled = mangled;
 		out->unprototyped = type->kind == CT_FUNCTION && !type->u.fn.prototyped;
 		out->is_function = type->kind == CT_FUNCTION;
 		out->id = kcfi_hash_bytes(opts->hash, mangled, strlen(mangled));
 	}
-	arena_release(&arena);
+	if (cx) {
+		types->err = &cx->none;
+		arena_release(&cx->scratch);
+		if (cx->nodes.block_bytes > TYPEIDS_MAX_BYTES) {
+			arena_release(&cx->nodes);
+			typeids_start(cx);
+		}
+	} else {
+		arena_release(&arena);
+	}
 	return mangled ? 0 : -1;
 }
 
 int kcfi_typeid_of_function(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
 			    struct kcfi_typeid *out, struct kcfi_type_error *err)
 {
-	return typeid_of(text, len, opts, out, err, WANT_FUNCTION);
+	return typeid_of(NULL, text, len, opts, out, err, WANT_FUNCTION);
 }
 
 int kcfi_typeid_of_type(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
 			struct kcfi_typeid *out, struct kcfi_type_error *err)
 {
-	return typeid_of(text, len, opts, out, err, WANT_ANY);
+	return typeid_of(NULL, text, len, opts, out, err, WANT_ANY);
 }
 
 int kcfi_typeid_of_callee(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
 			  struct kcfi_typeid *out, struct kcfi_type_error *err)
 {
-	return typeid_of(text, len, opts, out, err, WANT_CALLEE);
+	return typeid_of(NULL, text, len, opts, out, err, WANT_CALLEE);
 }
 
 int kcfi_typeid_of_typename(const char *text, size_t len, const struct kcfi_typeid_opts *opts,
 			    struct kcfi_typeid *out, bool *is_function, struct kcfi_type_error *err)
 {
-	int rc = typeid_of(text, len, opts, out, err, WANT_CALLEE_OR_ANY);
+	int rc = typeid_of(NULL, text, len, opts, out, err, WANT_CALLEE_OR_ANY);
 	if (is_function)
 		*is_function = rc == 0 && out->is_function;
 	return rc;
+}
+
+int kcfi_typeids_function(struct kcfi_typeids *cx, const char *text, size_t len,
+			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
+			  struct kcfi_type_error *err)
+{
+	return typeid_of(cx, text, len, opts, out, err, WANT_FUNCTION);
 }
 
 void kcfi_typeid_release(struct kcfi_typeid *t)

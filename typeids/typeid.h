@@ -78,6 +78,28 @@ int kcfi_typeid_of_typename(const char *text, size_t len,
 
 void kcfi_typeid_release(struct kcfi_typeid *t);
 
+/* The same for the many prototypes of one TU: types are interned once for
+ * all of them, and parameter declarations already read are recognised by
+ * their text instead of being parsed again, which is most of the work when
+ * thousands of prototypes share a few hundred parameter types.  Results and
+ * errors are those of the functions above, call for call.  Not for
+ * concurrent use; memory stays bounded (the cache starts over past 64 MiB).
+ * kcfi_typeids_new returns NULL when out of memory. */
+struct kcfi_typeids;
+struct kcfi_typeids *kcfi_typeids_new(void);
+void kcfi_typeids_free(struct kcfi_typeids *cx);
+int kcfi_typeids_function(struct kcfi_typeids *cx, const char *text, size_t len,
+			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
+			  struct kcfi_type_error *err);
+/* What the cache did, for tests and kcfi-as --kcfi-stats. */
+struct kcfi_typeids_stats {
+	unsigned long params_known;	/* distinct parameter declarations kept */
+	unsigned long returns_known;	/* distinct return types kept */
+	unsigned long params_reused;	/* known parameters inside parsed prototypes */
+	unsigned long assembled;	/* prototypes made of known pieces, unparsed */
+};
+void kcfi_typeids_stats(const struct kcfi_typeids *cx, struct kcfi_typeids_stats *st);
+
 /* The data model of a target triple as the plugin writes it in
  * .kcfi_version: x86_64, i?86, aarch64, riscv64 and arm* Linux triples.
  * Returns 0, or -1 for a triple kcfi-as has no model for. */

@@ -1,0 +1,87 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "typeids/type-memo.h"
+
+void type_memo_init(struct type_memo *m, struct arena *arena)
+{
+	memset(m, 0, sizeof(*m));
+	m->arena = arena;
+}
+
+/* Eight bytes a step: the texts are looked up far more often than they
+ * are compared, and only equal texts need to hash equal. */
+uint32_t type_memo_hash(const char *text, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u ^ len;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, text + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	if (i < len) {
+		uint64_t w = 0;
+		memcpy(&w, text + i, len - i);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	}
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+const struct type_memo_entry *type_memo_find(const struct type_memo *m, const char *text,
+					     size_t len, uint32_t hash)
+{
+	if (!m->count)
+		return NULL;
+	for (const struct type_memo_entry *e = m->buckets[hash & (m->nbuckets - 1)]; e;
+	     e = e->next_in_bucket)
+		if (e->hash == hash && e->len == len && memcmp(e->text, text, len) == 0)
+			return e;
+	return NULL;
+}
+
+static bool grow(struct type_memo *m)
+{
+	size_t n = m->nbuckets ? m->nbuckets * 2 : 256;
+	struct type_memo_entry **b = arena_zalloc(m->arena, n * sizeof(*b));
+	if (!b)
+		return false;
+	for (size_t i = 0; i < m->nbuckets; i++)
+		for (struct type_memo_entry *e = m->buckets[i], *next; e; e = next) {
+			next = e->next_in_bucket;
+			e->next_in_bucket = b[e->hash & (n - 1)];
+			b[e->hash & (n - 1)] = e;
+		}
+	m->buckets = b;
+	m->nbuckets = n;
+	return true;
+}
+
+bool type_memo_add(struct type_memo *m, const char *text, size_t len, const struct ctype *type,
+		   unsigned nest, const struct type_memo_tag *tags, size_t ntags)
+{
+	uint32_t hash = type_memo_hash(text, len);
+	if (type_memo_find(m, text, len, hash))
+		return true;
+	if (m->count >= m->nbuckets && !grow(m))
+		return false;
+	struct type_memo_entry *e = arena_zalloc(m->arena, sizeof(*e));
+	char *copy = e ? arena_zalloc(m->arena, len + 1) : NULL;
+	struct type_memo_tag *t = copy && ntags ? arena_zalloc(m->arena, ntags * sizeof(*t)) : NULL;
+	if (!copy || (ntags && !t))
+		return false;
+	memcpy(copy, text, len);
+	if (ntags)
+		memcpy(t, tags, ntags * sizeof(*t));
+	*e = (struct type_memo_entry){
+		.text = copy, .len = len, .hash = hash, .nest = nest,
+		.type = type, .tags = t, .ntags = ntags,
+	};
+	e->next_in_bucket = m->buckets[hash & (m->nbuckets - 1)];
+	m->buckets[hash & (m->nbuckets - 1)] = e;
+	m->count++;
+	return true;
+}
