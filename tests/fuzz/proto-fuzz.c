@@ -5,7 +5,10 @@
  *     the text (or 0 for errors without a place);
  *   - an accepted one mangles to "_ZTS..." with the id the hash gives, the
  *     same again when parsed a second time, and the function and type-name
- *     entry points agree on function types.
+ *     entry points agree on function types;
+ *   - a struct kcfi_typeids that lives through the whole campaign (so its
+ *     memos hold what earlier inputs taught them) gives, for each line of
+ *     the input in turn, exactly the answer or the error of a fresh parse.
  * The first byte picks the options (hash, normalization, data model), the
  * rest is the prototype.  Built and run by `make check-fuzz-proto`.
  */
@@ -41,6 +44,33 @@ static void check_result(int rc, const struct kcfi_typeid *r, const struct kcfi_
 	REQUIRE(r->id == kcfi_hash_bytes(o->hash, r->mangled, strlen(r->mangled)));
 	REQUIRE(!o->normalize_integers ||
 		(strlen(r->mangled) > 11 && !strcmp(r->mangled + strlen(r->mangled) - 11, ".normalized")));
+}
+
+/* The TU-wide cache against a fresh parse, line by line. */
+static void check_cached(const char *text, size_t len, const struct kcfi_typeid_opts *o)
+{
+	static struct kcfi_typeids *cx;
+	if (!cx)
+		REQUIRE((cx = kcfi_typeids_new()) != NULL);
+	for (size_t start = 0; start <= len;) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t n = nl ? (size_t)(nl - text) - start : len - start;
+		struct kcfi_typeid fresh, cached;
+		struct kcfi_type_error fresh_err, cached_err;
+		int rc = kcfi_typeid_of_function(text + start, n, o, &fresh, &fresh_err);
+		int rcc = kcfi_typeids_function(cx, text + start, n, o, &cached, &cached_err);
+		REQUIRE(rcc == rc);
+		if (rc) {
+			REQUIRE(cached_err.column == fresh_err.column);
+			REQUIRE(!strcmp(cached_err.message, fresh_err.message));
+		} else {
+			REQUIRE(cached.id == fresh.id && !strcmp(cached.mangled, fresh.mangled));
+			REQUIRE(cached.unprototyped == fresh.unprototyped);
+		}
+		kcfi_typeid_release(&fresh);
+		kcfi_typeid_release(&cached);
+		start += n + 1;
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -83,5 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	REQUIRE((rcf == 0) == (rc == 0));	/* callee-or-type accepts exactly the types */
 	kcfi_typeid_release(&fn);
 	kcfi_typeid_release(&any);
+
+	check_cached(text, len, &o);
 	return 0;
 }

@@ -1,0 +1,20 @@
+#!/bin/sh
+# kcfi-as keeps one type table per TU and remembers the parameter
+# declarations and return types it has read (typeids/type-memo.h): every
+# answer must still be the one a fresh parse gives, errors included, and the
+# cache must really be used.  memo-check compares the two, line by line, on
+# hand-made sequences (memo-cases.txt), the Clang test cases and thousands
+# of random prototypes.
+set -eu
+b=${abs_top_builddir:-$(pwd)}
+s=${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+check=$b/tests/typeids/memo-check
+gen=$b/tests/typeids/gen-protos
+
+"$check" < "$s/tests/typeids/memo-cases.txt"
+cat "$s/tests/typeids/clang-cases.txt" "$s/tests/typeids/clang-cases-c23.txt" |
+	grep -v '^@' | "$check"
+# Random prototypes repeat parameters and return types often enough that
+# most of them are put together from known pieces.
+"$gen" 6000 7 | "$check" --min-assembled=2000 --min-reused=1000
+"$gen" 6000 8 --cc=gcc | "$check" --min-assembled=1000 --min-reused=1000
