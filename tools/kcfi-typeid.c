@@ -74,12 +74,20 @@ static bool endbr_like(uint32_t h)
 	return h == 0xfa1e0ff3u || h == 0u - 0xfa1e0ff3u || h == 0xfb1e0ff3u || h == 0u - 0xfb1e0ff3u;
 }
 
+/* One cache for all the types of a run: lines on stdin are often many
+ * prototypes of one program. */
+static struct kcfi_typeids *typeids;
+
 static bool report(const char *prog, const char *where, const char *text, size_t len,
 		   const struct kcfi_typeid_opts *opts, bool x86)
 {
 	struct kcfi_typeid r;
 	struct kcfi_type_error err;
-	if (kcfi_typeid_of_typename(text, len, opts, &r, NULL, &err) == 0) {
+	if (!typeids && !(typeids = kcfi_typeids_new())) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(2);
+	}
+	if (kcfi_typeids_typename(typeids, text, len, opts, &r, &err) == 0) {
 		printf("0x%08x %s", (unsigned)r.id, r.mangled);
 		if (r.unprototyped)
 			fputs(" unprototyped", stdout);
@@ -150,6 +158,7 @@ int main(int argc, char **argv)
 			snprintf(where, sizeof(where), "argument %d", n);
 			ok &= report(prog, where, argv[i], strlen(argv[i]), &opts, x86);
 		}
+		kcfi_typeids_free(typeids);
 		return ok ? 0 : 1;
 	}
 
@@ -165,5 +174,6 @@ int main(int argc, char **argv)
 		ok &= report(prog, where, line, (size_t)n, &opts, x86);
 	}
 	free(line);
+	kcfi_typeids_free(typeids);
 	return ok ? 0 : 1;
 }

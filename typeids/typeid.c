@@ -183,6 +183,13 @@ int kcfi_typeids_function(struct kcfi_typeids *cx, const char *text, size_t len,
 	return typeid_of(cx, text, len, opts, out, err, WANT_FUNCTION);
 }
 
+int kcfi_typeids_typename(struct kcfi_typeids *cx, const char *text, size_t len,
+			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
+			  struct kcfi_type_error *err)
+{
+	return typeid_of(cx, text, len, opts, out, err, WANT_CALLEE_OR_ANY);
+}
+
 void kcfi_typeid_release(struct kcfi_typeid *t)
 {
 	free(t->mangled);

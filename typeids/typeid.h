@@ -91,6 +91,10 @@ void kcfi_typeids_free(struct kcfi_typeids *cx);
 int kcfi_typeids_function(struct kcfi_typeids *cx, const char *text, size_t len,
 			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
 			  struct kcfi_type_error *err);
+/* kcfi_typeid_of_typename's answer (OUT->is_function tells which kind). */
+int kcfi_typeids_typename(struct kcfi_typeids *cx, const char *text, size_t len,
+			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
+			  struct kcfi_type_error *err);
 /* What the cache did, for tests and kcfi-as --kcfi-stats. */
 struct kcfi_typeids_stats {
 	unsigned long params_known;	/* distinct parameter declarations kept */
