@@ -112,6 +112,7 @@ struct shape {
 	size_t open;			/* the `(` */
 	size_t nparams;
 	struct piece params[SHAPE_MAX_PARAMS];
+	bool ret_known;			/* R is in the memo already */
 };
 
 /* Whether the `(` at OPEN belongs to a specifier (`__vector(4)`, `_BitInt(7)`,
@@ -216,14 +217,15 @@ static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const s
 /* The prototype S when all its parameters are known (and its return type,
  * or one that parses on its own), else NULL, and no error unless one of
  * them names a tag another one names as another kind. */
-static const struct ctype *assemble(struct proto_ctx *ctx, const struct shape *s)
+static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
 {
 	const struct type_memo_entry *known[SHAPE_MAX_PARAMS];
 	size_t n;
 	bool prototyped, variadic;
+	const struct type_memo_entry *ret = find(ctx, &ctx->memo->returns, &s->ret);
+	s->ret_known = ret;
 	if (!known_params(ctx, s, known, &n, &prototyped, &variadic))
 		return NULL;
-	const struct type_memo_entry *ret = find(ctx, &ctx->memo->returns, &s->ret);
 	if (!ret && !(ret = parse_return(ctx, s)))
 		return NULL;
 
@@ -447,7 +449,7 @@ const struct ctype *proto_parse(struct ctype_table *types, struct proto_memo *me
 			return type;
 	}
 	const struct ctype *type = parse(&ctx);
-	if (type && shaped && type->kind == CT_FUNCTION)
+	if (type && shaped && !s.ret_known && type->kind == CT_FUNCTION)
 		note_return(&ctx, &s, type->inner);
 	return type;
 }
