@@ -54,8 +54,9 @@ static const struct ctype *finish_type_name(struct proto_ctx *ctx, struct spec *
 					    const struct declarator *d);
 static const struct ctype *atomic_of(struct proto_ctx *ctx, const struct ctype *type,
 				     unsigned column);
-static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec *s,
-		      const struct declarator *d, struct proto_span at);
+static const struct ctype *add_param(struct proto_ctx *ctx, struct param_list *pl,
+				     struct spec *s, const struct declarator *d,
+				     struct proto_span at);
 
 #define TYPES	(ctx->types)
 #define COL(loc) ((loc).first)
@@ -99,6 +100,7 @@ static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec 
 %token IDENT "identifier"
 %token <num> NUMBER "integer constant"
 %token <word> CC "calling-convention attribute"
+%token START_PARAM "start of a parameter"	/* never scanned (see input) */
 %token <type> PARAM "parameter declaration"	/* one the scanner knew (typeids/type-memo.h) */
 %token BAD "invalid token"
 
@@ -114,6 +116,10 @@ static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec 
 
 input:
 	type_name			{ ctx->result = $1; }
+	/* Not in the language: typeids/parse.c asks for one parameter
+	 * declaration of a prototype this way. */
+	| START_PARAM specs declarator_opt
+					{ CHECK(ctx->result = add_param(ctx, params_new(TYPES), $2, $3, SPAN(@2, @3))); }
 	;
 
 type_name:
@@ -294,8 +300,10 @@ static const struct ctype *atomic_of(struct proto_ctx *ctx, const struct ctype *
 	}
 }
 
-static bool add_param(struct proto_ctx *ctx, struct param_list *pl, struct spec *s,
-		      const struct declarator *d, struct proto_span at)
+/* The parameter's adjusted type (a void one is not added), or NULL. */
+static const struct ctype *add_param(struct proto_ctx *ctx, struct param_list *pl,
+				     struct spec *s, const struct declarator *d,
+				     struct proto_span at)
 {
 	const struct ctype *base = spec_finish(s, TYPES);
 	const struct ctype *type = base ? params_add(TYPES, pl, base, d, COL(at)) : NULL;

@@ -185,11 +185,11 @@ params:
 	return true;
 }
 
-/* The parameters of S, when all are known: *N of them in KNOWN, plus how
- * the list reads.  No side effect. */
-static bool known_params(struct proto_ctx *ctx, const struct shape *s,
-			 const struct type_memo_entry **known, size_t *count,
-			 bool *prototyped, bool *variadic)
+/* The parameters of S: *COUNT of them, KNOWN[i] from the memo or NULL, and
+ * how the list reads.  False when a known one would nest too deep here. */
+static bool params_of(struct proto_ctx *ctx, const struct shape *s,
+		      const struct type_memo_entry **known, size_t *count,
+		      bool *prototyped, bool *variadic)
 {
 	size_t n = s->nparams;
 	*prototyped = true;
@@ -205,7 +205,7 @@ static bool known_params(struct proto_ctx *ctx, const struct shape *s,
 	}
 	for (size_t i = 0; i < n; i++) {
 		known[i] = find(ctx, &ctx->memo->params, &s->params[i]);
-		if (!known[i] || known[i]->nest + 1 > PROTO_MAX_NEST)
+		if (known[i] && known[i]->nest + 1 > PROTO_MAX_NEST)
 			return false;
 	}
 	*count = n;
@@ -213,35 +213,49 @@ static bool known_params(struct proto_ctx *ctx, const struct shape *s,
 }
 
 static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct shape *s);
+static const struct type_memo_entry *parse_param(struct proto_ctx *ctx, const struct piece *p);
 
-/* The prototype S when all its parameters are known (and its return type,
- * or one that parses on its own), else NULL, and no error unless one of
- * them names a tag another one names as another kind. */
+/* The prototype S put together from its pieces, in text order as a parse
+ * would meet them: known ones from the memos, the others read on their own
+ * by the grammar (and so known from now on).  NULL, with no error, when a
+ * piece does not come out so: the whole prototype is then parsed for the
+ * error it really has (or for a type no piece can stand for alone, such as
+ * a VLA or void). */
 static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
 {
 	const struct type_memo_entry *known[SHAPE_MAX_PARAMS];
 	size_t n;
 	bool prototyped, variadic;
+	if (!params_of(ctx, s, known, &n, &prototyped, &variadic))
+		return NULL;
 	const struct type_memo_entry *ret = find(ctx, &ctx->memo->returns, &s->ret);
 	s->ret_known = ret;
-	if (!known_params(ctx, s, known, &n, &prototyped, &variadic))
-		return NULL;
-	if (!ret && !(ret = parse_return(ctx, s)))
-		return NULL;
 
-	/* From here on, what a parse would do with these pieces. */
-	for (size_t i = 0; i < ret->ntags; i++)
-		if (!ctype_tag_named(ctx->types, ret->tags[i].tag,
-				     (unsigned)s->ret.start + 1 + ret->tags[i].offset))
-			return NULL;
+	struct kcfi_type_error *err = ctx->types->err, discarded;
+	ctx->types->err = &discarded;
+	bool ok = ret || (ret = parse_return(ctx, s));
+	for (size_t i = 0; ok && i < ret->ntags; i++)
+		ok = ctype_tag_named(ctx->types, ret->tags[i].tag,
+				     (unsigned)s->ret.start + 1 + ret->tags[i].offset);
 	const struct ctype *types[SHAPE_MAX_PARAMS];
-	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < known[i]->ntags; j++)
-			if (!ctype_tag_named(ctx->types, known[i]->tags[j].tag,
-					     (unsigned)s->params[i].start + 1 + known[i]->tags[j].offset))
-				return NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		if (!known[i]) {
+			ok = (known[i] = parse_param(ctx, &s->params[i]));
+			if (ok)
+				types[i] = known[i]->type;
+			continue;
+		}
+		for (size_t j = 0; ok && j < known[i]->ntags; j++)
+			ok = ctype_tag_named(ctx->types, known[i]->tags[j].tag,
+					     (unsigned)s->params[i].start + 1 + known[i]->tags[j].offset);
 		types[i] = known[i]->type;
 	}
+	if (!ok) {
+		ctype_table_next(ctx->types, err);
+		ctx->ntags = 0;
+		return NULL;
+	}
+	ctx->types->err = err;
 	ctx->memo->assembled++;
 	return ctype_function(ctx->types, ret->type, types, n, variadic, prototyped, CC_DEFAULT,
 			      (unsigned)s->open + 1);
@@ -271,24 +285,33 @@ static const struct ctype *parse(struct proto_ctx *ctx);
 
 /* R of S, read by the grammar on its own as the type name it is.  The text
  * handed over is the prototype's own up to R's end, so that columns stay
- * the prototype's.  If R does not parse so, nothing happened: the caller
- * parses the whole prototype for the error it really has. */
+ * the prototype's. */
 static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct shape *s)
 {
 	struct proto_ctx r = { .text = ctx->text, .len = s->ret.end, .types = ctx->types,
 			       .memo = ctx->memo };
-	struct kcfi_type_error *err = ctx->types->err, discarded;
-	ctx->types->err = &discarded;
 	const struct ctype *type = parse(&r);
-	if (!type) {
-		ctype_table_next(ctx->types, err);
-		return NULL;
-	}
-	ctx->types->err = err;
 	ctx->tags = r.tags;
 	ctx->ntags = r.ntags;
 	ctx->tags_cap = r.tags_cap;
-	return note_return(ctx, s, type);
+	return type ? note_return(ctx, s, type) : NULL;
+}
+
+/* Parameter P of a prototype, read by the grammar on its own, with the
+ * columns and nesting it has in the prototype.  The parse remembers it
+ * (unless void or holding a VLA: then NULL). */
+static const struct type_memo_entry *parse_param(struct proto_ctx *ctx, const struct piece *p)
+{
+	struct proto_ctx q = {
+		.text = ctx->text, .len = p->end, .pos = p->start, .nest = 1,
+		.types = ctx->types, .memo = ctx->memo, .start_param = true,
+		.tags = ctx->tags, .ntags = ctx->ntags, .tags_cap = ctx->tags_cap,
+	};
+	const struct ctype *type = parse(&q);
+	ctx->tags = q.tags;
+	ctx->ntags = q.ntags;
+	ctx->tags_cap = q.tags_cap;
+	return type ? find(ctx, &ctx->memo->params, p) : NULL;
 }
 
 /* ---- known parameters inside a parse ---- */
@@ -310,7 +333,8 @@ static void look_up_param(struct proto_ctx *ctx, void *scanner)
 		return;
 	/* Scanning on from the middle of the copy is still a buffer ending in
 	 * two NULs, which is all flex asks. */
-	if (!kcfi_proto__scan_buffer(ctx->copy + next, ctx->len - next + 2, scanner))
+	if (!kcfi_proto__scan_buffer(ctx->copy + (next - ctx->copy_from), ctx->len - next + 2,
+				     scanner))
 		return;
 	ctx->pos = next;
 	ctx->pending = e;
@@ -337,6 +361,11 @@ static int take_pending(struct proto_ctx *ctx, KCFI_PROTO_STYPE *lval, struct pr
 int kcfi_proto_lex(KCFI_PROTO_STYPE *lval, struct proto_span *lloc, void *scanner)
 {
 	struct proto_ctx *ctx = kcfi_proto_get_extra(scanner);
+	if (ctx->start_param) {
+		ctx->start_param = false;
+		*lloc = (struct proto_span){ (unsigned)ctx->pos + 1, (unsigned)ctx->pos };
+		return ctx->last_token = TK_START_PARAM;
+	}
 	int token = ctx->pending ? take_pending(ctx, lval, lloc)
 				 : kcfi_proto_scan(lval, lloc, scanner);
 	/* `(` opens a parameter list unless it belongs to _Atomic(type-name)
@@ -409,14 +438,16 @@ static const struct ctype *parse(struct proto_ctx *ctx)
 	if (kcfi_proto_lex_init_extra(ctx, &scanner))
 		return ctype_error(types, 0, "out of memory");
 	/* flex scans a writable copy ending in two NULs; yy_scan_bytes would
-	 * make it one byte at a time. */
-	ctx->copy = arena_zalloc(types->scratch, ctx->len + 2);
+	 * make it one byte at a time.  Only TEXT from POS on is scanned. */
+	size_t n = ctx->len - ctx->pos;
+	ctx->copy = arena_zalloc(types->scratch, n + 2);
 	if (!ctx->copy) {
 		kcfi_proto_lex_destroy(scanner);
 		return ctype_error(types, 0, "out of memory");
 	}
-	memcpy(ctx->copy, ctx->text, ctx->len);
-	int rc = kcfi_proto__scan_buffer(ctx->copy, ctx->len + 2, scanner)
+	memcpy(ctx->copy, ctx->text + ctx->pos, n);
+	ctx->copy_from = ctx->pos;
+	int rc = kcfi_proto__scan_buffer(ctx->copy, n + 2, scanner)
 		 ? kcfi_proto_parse(scanner, ctx) : 2;
 	kcfi_proto_lex_destroy(scanner);
 

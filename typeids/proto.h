@@ -46,7 +46,9 @@ struct proto_ctx {
 
 	/* All unused when MEMO is NULL. */
 	struct proto_memo *memo;
-	char *copy;			/* what the scanner reads: TEXT and two NULs */
+	bool start_param;		/* parse one parameter declaration from POS */
+	char *copy;			/* what the scanner reads: TEXT from COPY_FROM on, two NULs */
+	size_t copy_from;
 	int last_token;
 	const struct type_memo_entry *pending;	/* the next token is this parameter */
 	struct proto_span pending_at;
