@@ -28,6 +28,12 @@ static const unsigned char px_class[256] = {
 	['\n'] = PX_SPACE, ['\f'] = PX_SPACE, ['\v'] = PX_SPACE,
 };
 
+/* What the scanner's identifiers are made of. */
+static bool word_char(unsigned char c)
+{
+	return c == '_' || c == '$' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
 static bool starts_word(unsigned char c)
 {
 	return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
@@ -116,7 +122,8 @@ struct shape {
 };
 
 /* Whether the `(` at OPEN belongs to a specifier (`__vector(4)`, `_BitInt(7)`,
- * `_Atomic(int)`): the word before it says. */
+ * `_Atomic(int)`): the word before it says, as it does for the scanner
+ * (`_Atomic` followed by `(` is the specifier, not the qualifier). */
 static bool specifier_paren(const struct proto_ctx *ctx, size_t start, size_t open)
 {
 	static const char *const words[] = { "__vector", "_BitInt", "_Atomic" };
@@ -126,7 +133,7 @@ static bool specifier_paren(const struct proto_ctx *ctx, size_t start, size_t op
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
 		size_t n = strlen(words[i]);
 		if (end - start >= n && !memcmp(ctx->text + end - n, words[i], n) &&
-		    (end - start == n || px_class[(unsigned char)ctx->text[end - n - 1]] == PX_SPACE))
+		    (end - start == n || !word_char((unsigned char)ctx->text[end - n - 1])))
 			return true;
 	}
 	return false;
