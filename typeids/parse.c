@@ -220,7 +220,7 @@ static bool params_of(struct proto_ctx *ctx, const struct shape *s,
 }
 
 static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct shape *s);
-static const struct type_memo_entry *parse_param(struct proto_ctx *ctx, const struct piece *p);
+static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p);
 
 /* The prototype S put together from its pieces, in text order as a parse
  * would meet them: known ones from the memos, the others read on their own
@@ -247,9 +247,7 @@ static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
 	const struct ctype *types[SHAPE_MAX_PARAMS];
 	for (size_t i = 0; ok && i < n; i++) {
 		if (!known[i]) {
-			ok = (known[i] = parse_param(ctx, &s->params[i]));
-			if (ok)
-				types[i] = known[i]->type;
+			ok = (types[i] = parse_param(ctx, &s->params[i]));
 			continue;
 		}
 		for (size_t j = 0; ok && j < known[i]->ntags; j++)
@@ -305,20 +303,22 @@ static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const s
 }
 
 /* Parameter P of a prototype, read by the grammar on its own, with the
- * columns and nesting it has in the prototype.  The parse remembers it
- * (unless void or holding a VLA: then NULL). */
-static const struct type_memo_entry *parse_param(struct proto_ctx *ctx, const struct piece *p)
+ * columns and nesting it has in the prototype: its adjusted type, which the
+ * parse also remembered if it could.  NULL for a void one: whether that is
+ * `(void)` or an error is the whole prototype's business. */
+static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p)
 {
 	struct proto_ctx q = {
 		.text = ctx->text, .len = p->end, .pos = p->start, .nest = 1,
 		.types = ctx->types, .memo = ctx->memo, .start_param = true,
 		.tags = ctx->tags, .ntags = ctx->ntags, .tags_cap = ctx->tags_cap,
+		.last_vla = ctx->last_vla,
 	};
 	const struct ctype *type = parse(&q);
 	ctx->tags = q.tags;
 	ctx->ntags = q.ntags;
 	ctx->tags_cap = q.tags_cap;
-	return type ? find(ctx, &ctx->memo->params, p) : NULL;
+	return type && !ctype_is_void(ctype_unqualified(type)) ? type : NULL;
 }
 
 /* ---- known parameters inside a parse ---- */
