@@ -20,8 +20,9 @@
 #pragma GCC diagnostic pop
 YY_DECL;
 
-/* What matters to finding where a declaration ends. */
-enum { PX_OTHER, PX_OPEN, PX_CLOSE_PAREN, PX_CLOSE_BRACKET, PX_COMMA, PX_SPACE };
+/* What matters to finding where a declaration ends (blanks only at its
+ * ends: they sort before the brackets, which end a fast skip). */
+enum { PX_OTHER, PX_SPACE, PX_OPEN, PX_CLOSE_PAREN, PX_CLOSE_BRACKET, PX_COMMA };
 static const unsigned char px_class[256] = {
 	['('] = PX_OPEN, ['['] = PX_OPEN, [')'] = PX_CLOSE_PAREN, [']'] = PX_CLOSE_BRACKET,
 	[','] = PX_COMMA, [' '] = PX_SPACE, ['\t'] = PX_SPACE, ['\r'] = PX_SPACE,
@@ -55,19 +56,15 @@ static bool next_piece(const struct proto_ctx *ctx, size_t *pos, struct piece *o
 	size_t i = *pos, n = ctx->len;
 	while (i < n && px_class[t[i]] == PX_SPACE)
 		i++;
-	size_t start = i, end = i;
+	size_t start = i;
 	unsigned depth = 0;
 	for (;; i++) {
 		/* The text's NUL-free end is not a sentinel: bound every step. */
-		while (i < n && px_class[t[i]] == PX_OTHER)
+		while (i < n && px_class[t[i]] <= PX_SPACE)
 			i++;
 		if (i == n)
 			return false;
 		switch (px_class[t[i]]) {
-		case PX_SPACE:
-			if (i > start && px_class[t[i - 1]] != PX_SPACE)
-				end = i;
-			continue;
 		case PX_OPEN:
 			depth++;
 			continue;
@@ -88,8 +85,9 @@ static bool next_piece(const struct proto_ctx *ctx, size_t *pos, struct piece *o
 		}
 		break;
 	}
-	if (i > start && px_class[t[i - 1]] != PX_SPACE)
-		end = i;
+	size_t end = i;
+	while (end > start && px_class[t[end - 1]] == PX_SPACE)
+		end--;
 	*out = (struct piece){ start, end, type_memo_hash(ctx->text + start, end - start) };
 	*pos = i;
 	return true;
