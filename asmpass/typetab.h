@@ -13,14 +13,19 @@ struct type_entry {
 	bool defined;
 	bool unprototyped;
 	uint32_t id;
-	char *text;		/* for the redefinition check */
-	char *mangled;
+	const char *text;	/* for the redefinition check */
+	size_t text_len;
 };
+
+struct typetab_chunk;
 
 struct typetab {
 	struct type_entry *v;
 	size_t cap;
 	struct kcfi_typeids *typeids;	/* the TU's types, made on first use */
+	/* The entries' strings, freed at once: thousands per TU. */
+	struct typetab_chunk *chunks;
+	char *free_from, *free_end;
 };
 
 void typetab_free(struct typetab *t);
