@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "asmpass/stmt.h"
+
 struct buf {
 	char *data;
 	size_t len, cap;
@@ -35,6 +37,14 @@ void sink_write(struct sink *s, const void *p, size_t n);
 void sink_vprintf(struct sink *s, const char *fmt, va_list ap);
 void sink_printf(struct sink *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Write the N slices of V one after the other.  For the lines kcfi-as writes
+ * once per directive (type-id symbols, line markers): tens of thousands in a
+ * large TU, and putting pieces together costs a fraction of formatting. */
+void sink_join(struct sink *s, const struct slice *v, size_t n);
+/* V in decimal, written at the end of BUF (DECIMAL_MAX bytes): returns
+ * the digits, a slice of BUF. */
+enum { DECIMAL_MAX = 20 };
+struct slice put_decimal(char *buf, unsigned long v);
 /* Start holding; later writes go to the held buffer. */
 void sink_hold(struct sink *s);
 /* Offset the next write will have inside the held buffer. */

@@ -11,6 +11,9 @@ struct slice {
 	size_t n;
 };
 
+/* A string literal as a slice. */
+#define SLICE_LIT(lit) ((struct slice){ lit, sizeof(lit) - 1 })
+
 enum stmt_kind {
 	STMT_EMPTY,
 	STMT_LABEL,		/* "name:" (the name in `name`) */

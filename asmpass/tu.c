@@ -139,7 +139,12 @@ static void put(struct tu *t, const char *p, size_t n)
 /* The next input line is line N again, whatever we inserted. */
 static void resync(struct tu *t, unsigned long n)
 {
-	sink_printf(t->out, "# %lu \"%s\"\n", n, t->loc.file);
+	char num[DECIMAL_MAX];
+	const struct slice line[] = {
+		SLICE_LIT("# "), put_decimal(num, n), SLICE_LIT(" \""),
+		{ t->loc.file, strlen(t->loc.file) }, SLICE_LIT("\"\n"),
+	};
+	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
 }
 
 /* Strip the quotes a symbol may be written with. */
@@ -329,8 +334,13 @@ static int on_extern(struct tu *t, const struct kcfi_directive *d)
 	/* The value is what code compares against, so on x86 it is masked like
 	 * every preamble and call site (SYM_TYPED_FUNC_START puts it in one). */
 	uint32_t v = t->arch->code_id ? t->arch->code_id(e->id) : e->id;
-	sink_printf(t->out, "\t.weak\t__kcfi_typeid_%.*s\n\t.set\t__kcfi_typeid_%.*s, %u\n",
-		    (int)d->name.n, d->name.p, (int)d->name.n, d->name.p, v);
+	char num[DECIMAL_MAX];
+	const struct slice lines[] = {
+		SLICE_LIT("\t.weak\t__kcfi_typeid_"), d->name,
+		SLICE_LIT("\n\t.set\t__kcfi_typeid_"), d->name,
+		SLICE_LIT(", "), put_decimal(num, v), SLICE_LIT("\n"),
+	};
+	sink_join(t->out, lines, sizeof(lines) / sizeof(lines[0]));
 	t->stats.typeids++;
 	return 1;
 }
