@@ -250,27 +250,27 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	return 0;
 }
 
-/* A directive's type text, unescaped and NUL-terminated: in BUF when it
- * fits, as nearly every type does, else on the heap (the caller frees what
- * is not BUF). */
-static char *unescape_type(const struct kcfi_directive *d, char *buf, size_t size, size_t *len)
+/* A directive's type text without its escapes.  Most types have none and
+ * are used where they stand; the others are unescaped into BUF when they fit,
+ * else onto the heap, which *HEAP then holds for the caller to free. */
+static struct slice type_text(const struct kcfi_directive *d, char *buf, size_t size, char **heap)
 {
-	char *text = d->type.n < size ? buf : malloc(d->type.n + 1);
+	*heap = NULL;
+	if (!d->type_escaped)
+		return d->type;
+	char *text = d->type.n < size ? buf : (*heap = malloc(d->type.n + 1));
 	if (!text)
 		abort();
-	*len = kcfi_unescape(d->type, text, d->type.n + 1);
-	return text;
+	return (struct slice){ text, kcfi_unescape(d->type, text, d->type.n + 1) };
 }
 
 static int on_type(struct tu *t, const struct kcfi_directive *d)
 {
-	char stack[1024];
-	size_t len;
-	char *text = unescape_type(d, stack, sizeof(stack), &len);
+	char stack[1024], *heap;
+	struct slice text = type_text(d, stack, sizeof(stack), &heap);
 	struct kcfi_type_error err;
-	int rc = typetab_define(&t->types, d->id, text, len, &t->type_opts, &err);
-	if (text != stack)
-		free(text);
+	int rc = typetab_define(&t->types, d->id, text.p, text.n, &t->type_opts, &err);
+	free(heap);
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	return 0;
@@ -282,14 +282,12 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
  * It goes to .rodata at once; push/pop leaves the current section alone. */
 static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
 {
-	char stack[1024];
-	size_t len;
-	char *text = unescape_type(d, stack, sizeof(stack), &len);
+	char stack[1024], *heap;
+	struct slice text = type_text(d, stack, sizeof(stack), &heap);
 	struct kcfi_type_error err;
 	struct kcfi_typeid r;
-	int rc = kcfi_typeid_of_type(text, len, &t->type_opts, &r, &err);
-	if (text != stack)
-		free(text);
+	int rc = kcfi_typeid_of_type(text.p, text.n, &t->type_opts, &r, &err);
+	free(heap);
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
