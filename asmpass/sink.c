@@ -81,7 +81,7 @@ int sink_flush(struct sink *s)
 }
 
 /* N bytes at the end of the output (held or not), for the caller to fill. */
-static char *sink_extend(struct sink *s, size_t n)
+char *sink_extend(struct sink *s, size_t n)
 {
 	struct buf *b = s->holding ? &s->held : &s->out;
 	if (!s->holding && s->out.len + n > SINK_CHUNK)
@@ -105,18 +105,6 @@ void sink_write(struct sink *s, const void *p, size_t n)
 	}
 	if (n)
 		memcpy(sink_extend(s, n), p, n);
-}
-
-void sink_join(struct sink *s, const struct slice *v, size_t n)
-{
-	size_t len = 0;
-	for (size_t i = 0; i < n; i++)
-		len += v[i].n;
-	char *o = sink_extend(s, len);
-	for (size_t i = 0; i < n; i++) {
-		memcpy(o, v[i].p, v[i].n);
-		o += v[i].n;
-	}
 }
 
 struct slice put_decimal(char *buf, unsigned long v)
