@@ -17,28 +17,51 @@ struct cursor {
 	size_t col;
 };
 
-static void skip_blanks(struct cursor *c)
+/* What each byte may be part of: a table lookup a byte, not a chain of
+ * comparisons. */
+enum {
+	CC_BLANK = 1,		/* white space between operands */
+	CC_DIGIT = 2,
+	CC_SYM = 4,		/* bare symbol names: [A-Za-z0-9_.$] */
+	CC_WORD = 8,		/* directive names and keys: [a-z_] */
+};
+static const unsigned char char_class[256] = {
+	[' '] = CC_BLANK, ['\t'] = CC_BLANK, ['\r'] = CC_BLANK,
+	['0' ... '9'] = CC_DIGIT | CC_SYM,
+	['A' ... 'Z'] = CC_SYM,
+	['a' ... 'z'] = CC_SYM | CC_WORD,
+	['_'] = CC_SYM | CC_WORD,
+	['.'] = CC_SYM,
+	['$'] = CC_SYM,
+};
+
+static inline bool is(char ch, unsigned cls)
+{
+	return char_class[(unsigned char)ch] & cls;
+}
+
+static inline void skip_blanks(struct cursor *c)
 {
 	const char *p = c->p;
-	while (p < c->end && (*p == ' ' || *p == '\t' || *p == '\r'))
+	while (p < c->end && is(*p, CC_BLANK))
 		p++;
 	c->p = p;
 }
 
-static int fail(struct cursor *c, const char *msg)
+static inline int fail(struct cursor *c, const char *msg)
 {
 	c->msg = msg;
 	c->col = (size_t)(c->p - c->base) + 1;
 	return -1;
 }
 
-static bool at_end(struct cursor *c)
+static inline bool at_end(struct cursor *c)
 {
 	skip_blanks(c);
 	return c->p >= c->end || *c->p == '\n' || *c->p == '#';
 }
 
-static int expect_comma(struct cursor *c)
+static inline int expect_comma(struct cursor *c)
 {
 	skip_blanks(c);
 	if (c->p >= c->end || *c->p != ',')
@@ -47,12 +70,12 @@ static int expect_comma(struct cursor *c)
 	return 0;
 }
 
-static int parse_uint(struct cursor *c, unsigned max, unsigned *out)
+static inline int parse_uint(struct cursor *c, unsigned max, unsigned *out)
 {
 	skip_blanks(c);
 	unsigned long v = 0;
 	const char *s = c->p, *p = s;
-	for (; p < c->end && *p >= '0' && *p <= '9'; p++) {
+	for (; p < c->end && is(*p, CC_DIGIT); p++) {
 		v = v * 10 + (unsigned)(*p - '0');
 		if (v > max) {
 			c->p = p;
@@ -68,7 +91,7 @@ static int parse_uint(struct cursor *c, unsigned max, unsigned *out)
 
 /* A quoted string: *OUT is its text, escapes kept; *ESCAPED (if not NULL)
  * tells whether it has any. */
-static int parse_string(struct cursor *c, struct slice *out, size_t *col, bool *escaped)
+static inline int parse_string(struct cursor *c, struct slice *out, size_t *col, bool *escaped)
 {
 	skip_blanks(c);
 	if (c->p >= c->end || *c->p != '"')
@@ -76,10 +99,11 @@ static int parse_string(struct cursor *c, struct slice *out, size_t *col, bool *
 	const char *s = ++c->p, *p = s, *end = c->end;
 	bool esc = false;
 	/* Type texts are long and have no escapes: find the quote with memchr
-	 * and scan byte by byte only when there is something to step over. */
+	 * and scan byte by byte only when there is something to step over.
+	 * strcspn stops at a NUL as well as at its set, and at the quote at the
+	 * latest (it is in the set): one pass over the text checks all four. */
 	const char *q = memchr(s, '"', (size_t)(end - s));
-	if (q && !memchr(s, '\\', (size_t)(q - s)) && !memchr(s, '\n', (size_t)(q - s)) &&
-	    !memchr(s, '\0', (size_t)(q - s)))
+	if (q && strcspn(s, "\"\\\n") == (size_t)(q - s))
 		p = q;
 	for (; p < end && *p != '"' && *p != '\n'; p++) {
 		if (*p == '\\' && p + 1 < end) {
@@ -103,13 +127,7 @@ static int parse_string(struct cursor *c, struct slice *out, size_t *col, bool *
 	return 0;
 }
 
-static bool sym_char(char ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '$';
-}
-
-static int parse_name(struct cursor *c, struct slice *out)
+static inline int parse_name(struct cursor *c, struct slice *out)
 {
 	skip_blanks(c);
 	if (c->p < c->end && *c->p == '"') {
@@ -123,7 +141,7 @@ static int parse_name(struct cursor *c, struct slice *out)
 		return 0;
 	}
 	const char *s = c->p, *p = s;
-	while (p < c->end && sym_char(*p))
+	while (p < c->end && is(*p, CC_SYM))
 		p++;
 	c->p = p;
 	if (p == s)
@@ -135,7 +153,7 @@ static int parse_name(struct cursor *c, struct slice *out)
 static int parse_word(struct cursor *c, struct slice *out)
 {
 	const char *s = c->p;
-	while (c->p < c->end && ((*c->p >= 'a' && *c->p <= 'z') || *c->p == '_'))
+	while (c->p < c->end && is(*c->p, CC_WORD))
 		c->p++;
 	*out = (struct slice){ s, (size_t)(c->p - s) };
 	return out->n ? 0 : fail(c, "expected a key");
@@ -243,7 +261,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	c.p += 6;
 	struct slice word = { c.p, 0 };
 	const char *p = c.p;
-	while (p < c.end && ((*p >= 'a' && *p <= 'z') || *p == '_'))
+	while (p < c.end && is(*p, CC_WORD))
 		p++;
 	c.p = p;
 	word.n = (size_t)(p - word.p);
