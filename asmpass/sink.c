@@ -10,8 +10,6 @@
 #include "asmpass/sink.h"
 #include "asmpass/stmt.h"
 
-enum { SINK_CHUNK = 256 * 1024 };
-
 /* Make room for N more bytes in B. */
 static void buf_room(struct buf *b, size_t n)
 {
@@ -80,8 +78,9 @@ int sink_flush(struct sink *s)
 	return s->broken ? -1 : 0;
 }
 
-/* N bytes at the end of the output (held or not), for the caller to fill. */
-char *sink_extend(struct sink *s, size_t n)
+/* sink_extend() when the bytes go to the held buffer, or need a flush or a
+ * larger buffer first. */
+char *sink_extend_slow(struct sink *s, size_t n)
 {
 	struct buf *b = s->holding ? &s->held : &s->out;
 	if (!s->holding && s->out.len + n > SINK_CHUNK)

@@ -38,9 +38,21 @@ void sink_write(struct sink *s, const void *p, size_t n);
 void sink_vprintf(struct sink *s, const char *fmt, va_list ap);
 void sink_printf(struct sink *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Output goes to the assembler in chunks of about this size. */
+enum { SINK_CHUNK = 256 * 1024 };
+char *sink_extend_slow(struct sink *s, size_t n);
 /* N more bytes at the end of the output, for the caller to fill before it
- * calls anything else on S. */
-char *sink_extend(struct sink *s, size_t n);
+ * calls anything else on S.  Every line passes through here: inline for the
+ * usual case, where they fit in the chunk being filled. */
+static inline char *sink_extend(struct sink *s, size_t n)
+{
+	struct buf *b = &s->out;
+	if (s->holding || b->len + n >= b->cap || b->len + n > SINK_CHUNK)
+		return sink_extend_slow(s, n);
+	char *p = b->data + b->len;
+	b->len += n;
+	return p;
+}
 /* Write the N slices of V one after the other.  For the lines kcfi-as writes
  * once per directive (type-id symbols, line markers): tens of thousands in a
  * large TU, and putting pieces together costs a fraction of formatting.
