@@ -5,10 +5,25 @@
 
 #include "asmpass/stmt.h"
 
+/* Byte classes, looked up rather than compared: every line of the input is
+ * split here. */
+enum {
+	BC_PLAIN = 1,	/* ends no statement and starts no comment: no assembler's
+			 * comment introducer begins with a letter, digit or blank */
+	BC_SYM = 2,	/* part of a bare symbol name: [A-Za-z0-9_.$@] */
+};
+static const unsigned char byte_class[256] = {
+	['0' ... '9'] = BC_PLAIN | BC_SYM,
+	['A' ... 'Z'] = BC_PLAIN | BC_SYM,
+	['a' ... 'z'] = BC_PLAIN | BC_SYM,
+	['_'] = BC_PLAIN | BC_SYM,
+	[' '] = BC_PLAIN, ['\t'] = BC_PLAIN,
+	['.'] = BC_SYM, ['$'] = BC_SYM, ['@'] = BC_SYM,
+};
+
 static bool is_sym(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '$' || c == '@';
+	return byte_class[(unsigned char)c] & BC_SYM;
 }
 
 bool line_is_compound(const char *p, size_t n)
@@ -26,8 +41,9 @@ static size_t statement_span(const char *p, size_t n, const char *comment, size_
 	char c0 = clen ? comment[0] : '"';
 	for (size_t i = 0; i < n; i++) {
 		char c = p[i];
-		if (c != '"' && c != ';' && c != '\n' && c != c0)
-			continue;	/* most bytes */
+		if ((byte_class[(unsigned char)c] & BC_PLAIN) ||
+		    (c != '"' && c != ';' && c != '\n' && c != c0))
+			continue;
 		if (c == '"') {
 			for (i++; i < n && p[i] != '"'; i++)
 				if (p[i] == '\\' && i + 1 < n)
