@@ -53,6 +53,7 @@ struct tu {
 	struct kcfi_options opts;
 	struct sink *out;
 	struct diag_loc loc;
+	size_t file_len;		/* strlen(loc.file), for the line markers */
 	bool in_app;
 	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
 	bool failed;
@@ -142,7 +143,7 @@ static void resync(struct tu *t, unsigned long n)
 	char num[DECIMAL_MAX];
 	const struct slice line[] = {
 		SLICE_LIT("# "), put_decimal(num, n), SLICE_LIT(" \""),
-		{ t->loc.file, strlen(t->loc.file) }, SLICE_LIT("\"\n"),
+		{ t->loc.file, t->file_len }, SLICE_LIT("\"\n"),
 	};
 	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
 }
@@ -838,6 +839,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 static int feed(struct tu *t, struct asmline_scanner *sc, const char *name)
 {
 	t->loc.file = name;
+	t->file_len = strlen(name);
 	t->loc.line = 0;
 	const char *p;
 	size_t n;
