@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "asmpass/sink.h"
-#include "asmpass/stmt.h"
 
 /* Make room for N more bytes in B. */
 static void buf_room(struct buf *b, size_t n)
@@ -134,10 +133,7 @@ struct slice put_decimal(char *buf, unsigned long v)
 	return (struct slice){ p, (size_t)(buf + DECIMAL_MAX - p) };
 }
 
-/* The conversions kcfi-as's own lines use (%s %.*s %u %d %lu %%), formatted
- * without stdio: emitting a check is a dozen lines, on the per-line path.
- * Returns the length, or -1 if FMT needs more (or TMP is too small), in which
- * case the caller formats it with vsnprintf. */
+/* V in decimal at D; returns the number of digits. */
 static size_t put_number(char *d, unsigned long v)
 {
 	char buf[DECIMAL_MAX];
@@ -146,6 +142,10 @@ static size_t put_number(char *d, unsigned long v)
 	return digits.n;
 }
 
+/* The conversions kcfi-as's own lines use (%s %.*s %u %d %lu %%), formatted
+ * without stdio: emitting a check is a dozen lines, on the per-line path.
+ * Returns the length, or -1 if FMT needs more (or TMP is too small), in which
+ * case the caller formats it with vsnprintf. */
 static long fast_format(char *tmp, size_t cap, const char *fmt, va_list ap)
 {
 	size_t n = 0;

@@ -43,7 +43,8 @@ enum { SINK_CHUNK = 256 * 1024 };
 char *sink_extend_slow(struct sink *s, size_t n);
 /* N more bytes at the end of the output, for the caller to fill before it
  * calls anything else on S.  Every line passes through here: inline for the
- * usual case, where they fit in the chunk being filled. */
+ * usual case, where they fit in the chunk being filled.  (">=": a buffer not
+ * yet allocated, cap 0, never takes this path, even for N = 0.) */
 static inline char *sink_extend(struct sink *s, size_t n)
 {
 	struct buf *b = &s->out;

@@ -9,7 +9,7 @@
  * split here. */
 enum {
 	BC_PLAIN = 1,	/* ends no statement and starts no comment: no assembler's
-			 * comment introducer begins with a letter, digit or blank */
+			 * comment introducer begins with [A-Za-z0-9_] or a blank */
 	BC_SYM = 2,	/* part of a bare symbol name: [A-Za-z0-9_.$@] */
 };
 static const unsigned char byte_class[256] = {
