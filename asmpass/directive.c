@@ -1,5 +1,10 @@
 /* .kcfi_* directive parser.  Strict on purpose: anything the protocol does
- * not define is an error, never a guess. */
+ * not define is an error, never a guess.
+ *
+ * One directive per type and per address-taken function makes this a
+ * per-line path: the scanning loops work on a local copy of the cursor,
+ * which the compiler may keep in a register (a store through a char pointer
+ * could alias c->p, so a loop on c->p itself reloads it for every byte). */
 #include "config.h"
 
 #include <string.h>
@@ -12,26 +17,51 @@ struct cursor {
 	size_t col;
 };
 
-static void skip_blanks(struct cursor *c)
+/* What each byte may be part of: a table lookup a byte, not a chain of
+ * comparisons. */
+enum {
+	CC_BLANK = 1,		/* white space between operands */
+	CC_DIGIT = 2,
+	CC_SYM = 4,		/* bare symbol names: [A-Za-z0-9_.$] */
+	CC_WORD = 8,		/* directive names and keys: [a-z_] */
+};
+static const unsigned char char_class[256] = {
+	[' '] = CC_BLANK, ['\t'] = CC_BLANK, ['\r'] = CC_BLANK,
+	['0' ... '9'] = CC_DIGIT | CC_SYM,
+	['A' ... 'Z'] = CC_SYM,
+	['a' ... 'z'] = CC_SYM | CC_WORD,
+	['_'] = CC_SYM | CC_WORD,
+	['.'] = CC_SYM,
+	['$'] = CC_SYM,
+};
+
+static inline bool is(char ch, unsigned cls)
 {
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
-		c->p++;
+	return char_class[(unsigned char)ch] & cls;
 }
 
-static int fail(struct cursor *c, const char *msg)
+static inline void skip_blanks(struct cursor *c)
+{
+	const char *p = c->p;
+	while (p < c->end && is(*p, CC_BLANK))
+		p++;
+	c->p = p;
+}
+
+static inline int fail(struct cursor *c, const char *msg)
 {
 	c->msg = msg;
 	c->col = (size_t)(c->p - c->base) + 1;
 	return -1;
 }
 
-static bool at_end(struct cursor *c)
+static inline bool at_end(struct cursor *c)
 {
 	skip_blanks(c);
 	return c->p >= c->end || *c->p == '\n' || *c->p == '#';
 }
 
-static int expect_comma(struct cursor *c)
+static inline int expect_comma(struct cursor *c)
 {
 	skip_blanks(c);
 	if (c->p >= c->end || *c->p != ',')
@@ -40,74 +70,81 @@ static int expect_comma(struct cursor *c)
 	return 0;
 }
 
-static int parse_uint(struct cursor *c, unsigned max, unsigned *out)
+static inline int parse_uint(struct cursor *c, unsigned max, unsigned *out)
 {
 	skip_blanks(c);
 	unsigned long v = 0;
-	const char *s = c->p;
-	while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-		v = v * 10 + (unsigned)(*c->p - '0');
-		if (v > max)
+	const char *s = c->p, *p = s;
+	for (; p < c->end && is(*p, CC_DIGIT); p++) {
+		v = v * 10 + (unsigned)(*p - '0');
+		if (v > max) {
+			c->p = p;
 			return fail(c, "number out of range");
-		c->p++;
+		}
 	}
-	if (c->p == s)
+	c->p = p;
+	if (p == s)
 		return fail(c, "expected a decimal number");
 	*out = (unsigned)v;
 	return 0;
 }
 
-static int parse_string(struct cursor *c, struct slice *out, size_t *col)
+/* A quoted string: *OUT is its text, escapes kept; *ESCAPED (if not NULL)
+ * tells whether it has any. */
+static inline int parse_string(struct cursor *c, struct slice *out, size_t *col, bool *escaped)
 {
 	skip_blanks(c);
 	if (c->p >= c->end || *c->p != '"')
 		return fail(c, "expected a quoted string");
-	const char *s = ++c->p;
+	const char *s = ++c->p, *p = s, *end = c->end;
+	bool esc = false;
 	/* Type texts are long and have no escapes: find the quote with memchr
-	 * and scan byte by byte only when there is something to step over. */
-	const char *q = memchr(s, '"', (size_t)(c->end - s));
-	if (q && !memchr(s, '\\', (size_t)(q - s)) && !memchr(s, '\n', (size_t)(q - s)) &&
-	    !memchr(s, '\0', (size_t)(q - s)))
-		c->p = q;
-	while (c->p < c->end && *c->p != '"' && *c->p != '\n') {
-		if (*c->p == '\\' && c->p + 1 < c->end)
-			c->p++;
-		if (*c->p == '\0')	/* C strings downstream would end here */
+	 * and scan byte by byte only when there is something to step over.
+	 * strcspn stops at a NUL as well as at its set, and at the quote at the
+	 * latest (it is in the set): one pass over the text checks all four. */
+	const char *q = memchr(s, '"', (size_t)(end - s));
+	if (q && strcspn(s, "\"\\\n") == (size_t)(q - s))
+		p = q;
+	for (; p < end && *p != '"' && *p != '\n'; p++) {
+		if (*p == '\\' && p + 1 < end) {
+			p++;
+			esc = true;
+		}
+		if (*p == '\0') {	/* C strings downstream would end here */
+			c->p = p;
 			return fail(c, "NUL byte in a string");
-		c->p++;
+		}
 	}
-	if (c->p >= c->end || *c->p != '"')
+	c->p = p;
+	if (p >= end || *p != '"')
 		return fail(c, "unterminated string");
-	*out = (struct slice){ s, (size_t)(c->p - s) };
+	*out = (struct slice){ s, (size_t)(p - s) };
 	if (col)
 		*col = (size_t)(s - c->base) + 1;
+	if (escaped)
+		*escaped = esc;
 	c->p++;
 	return 0;
 }
 
-static bool sym_char(char ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '$';
-}
-
-static int parse_name(struct cursor *c, struct slice *out)
+static inline int parse_name(struct cursor *c, struct slice *out)
 {
 	skip_blanks(c);
 	if (c->p < c->end && *c->p == '"') {
 		const char *s = c->p;
 		struct slice inner;
-		if (parse_string(c, &inner, NULL))
+		if (parse_string(c, &inner, NULL, NULL))
 			return -1;
 		if (inner.n == 0)
 			return fail(c, "empty symbol name");
 		*out = (struct slice){ s, (size_t)(c->p - s) };
 		return 0;
 	}
-	const char *s = c->p;
-	while (c->p < c->end && sym_char(*c->p))
-		c->p++;
-	if (c->p == s)
+	const char *s = c->p, *p = s;
+	while (p < c->end && is(*p, CC_SYM))
+		p++;
+	c->p = p;
+	if (p == s)
 		return fail(c, "expected a symbol name");
 	*out = (struct slice){ s, (size_t)(c->p - s) };
 	return 0;
@@ -116,7 +153,7 @@ static int parse_name(struct cursor *c, struct slice *out)
 static int parse_word(struct cursor *c, struct slice *out)
 {
 	const char *s = c->p;
-	while (c->p < c->end && ((*c->p >= 'a' && *c->p <= 'z') || *c->p == '_'))
+	while (c->p < c->end && is(*c->p, CC_WORD))
 		c->p++;
 	*out = (struct slice){ s, (size_t)(c->p - s) };
 	return out->n ? 0 : fail(c, "expected a key");
@@ -128,7 +165,7 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 		return -1;
 	if (d->version != 1)
 		return fail(c, "unsupported .kcfi_version (this kcfi-as implements version 1)");
-	if (expect_comma(c) || parse_string(c, &d->triple, NULL))
+	if (expect_comma(c) || parse_string(c, &d->triple, NULL, NULL))
 		return -1;
 	enum { K_PTR = 1, K_LONG = 2, K_CHAR = 4, K_PREFIX = 8 };
 	unsigned seen = 0;
@@ -181,21 +218,35 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 	return 0;
 }
 
+#define DIRECTIVE(name, kind) { name, sizeof(name) - 1, kind }
 static const struct {
 	const char *name;
+	size_t len;		/* compared first: most names differ in length */
 	enum kcfi_dir kind;
 } directives[] = {
-	{ "version", KD_VERSION },
-	{ "type", KD_TYPE },
-	{ "func", KD_FUNC },
-	{ "extern", KD_EXTERN },
-	{ "call", KD_CALL },
-	{ "call_unchecked", KD_CALL_UNCHECKED },
-	{ "call_direct", KD_CALL_DIRECT },
-	{ "branch_nocall", KD_BRANCH_NOCALL },
-	{ "require_plugin", KD_REQUIRE_PLUGIN },
-	{ "typeinfo", KD_TYPEINFO },
+	DIRECTIVE("version", KD_VERSION),
+	DIRECTIVE("type", KD_TYPE),
+	DIRECTIVE("func", KD_FUNC),
+	DIRECTIVE("extern", KD_EXTERN),
+	DIRECTIVE("call", KD_CALL),
+	DIRECTIVE("call_unchecked", KD_CALL_UNCHECKED),
+	DIRECTIVE("call_direct", KD_CALL_DIRECT),
+	DIRECTIVE("branch_nocall", KD_BRANCH_NOCALL),
+	DIRECTIVE("require_plugin", KD_REQUIRE_PLUGIN),
+	DIRECTIVE("typeinfo", KD_TYPEINFO),
 };
+#undef DIRECTIVE
+enum { NDIRECTIVES = sizeof(directives) / sizeof(directives[0]) };
+
+/* The index of WORD in directives[], or NDIRECTIVES. */
+static size_t directive_index(struct slice word)
+{
+	size_t i;
+	for (i = 0; i < NDIRECTIVES; i++)
+		if (word.n == directives[i].len && memcmp(word.p, directives[i].name, word.n) == 0)
+			break;
+	return i;
+}
 
 int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 			 const char **msg, size_t *col)
@@ -209,14 +260,13 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	}
 	c.p += 6;
 	struct slice word = { c.p, 0 };
-	while (c.p < c.end && ((*c.p >= 'a' && *c.p <= 'z') || *c.p == '_'))
-		c.p++;
-	word.n = (size_t)(c.p - word.p);
-	size_t i;
-	for (i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
-		if (slice_eq(word, directives[i].name))
-			break;
-	if (i == sizeof(directives) / sizeof(directives[0]) ||
+	const char *p = c.p;
+	while (p < c.end && is(*p, CC_WORD))
+		p++;
+	c.p = p;
+	word.n = (size_t)(p - word.p);
+	size_t i = directive_index(word);
+	if (i == NDIRECTIVES ||
 	    (c.p < c.end && !(*c.p == ' ' || *c.p == '\t' || *c.p == '\r' || *c.p == '\n' ||
 			      *c.p == ';' || *c.p == '#'))) {
 		c.p = word.p - 6;
@@ -233,7 +283,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	case KD_TYPE:
 		d->has_id = true;
 		rc = parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id) || expect_comma(&c) ||
-		     parse_string(&c, &d->type, &d->type_col);
+		     parse_string(&c, &d->type, &d->type_col, &d->type_escaped);
 		break;
 	case KD_FUNC:
 		rc = parse_name(&c, &d->name);
@@ -253,7 +303,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 		break;
 	case KD_TYPEINFO:
 		rc = parse_name(&c, &d->name) || expect_comma(&c) ||
-		     parse_string(&c, &d->type, &d->type_col);
+		     parse_string(&c, &d->type, &d->type_col, &d->type_escaped);
 		break;
 	default:
 		break;

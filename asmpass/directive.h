@@ -28,6 +28,7 @@ struct kcfi_directive {
 	unsigned id;			/* .kcfi_type/.kcfi_func/.kcfi_extern/.kcfi_call */
 	struct slice name;		/* symbol, as written (quotes kept) */
 	struct slice type;		/* .kcfi_type text, between the quotes, escapes kept */
+	bool type_escaped;		/* it has escapes (else it is its own unescaped text) */
 	size_t type_col;		/* 1-based column of that text in the line */
 	unsigned reserve;		/* .kcfi_call: statements reserved (>= 1) */
 	/* .kcfi_version */

@@ -9,9 +9,8 @@
 
 #include "asmpass/sink.h"
 
-enum { SINK_CHUNK = 256 * 1024 };
-
-void buf_append(struct buf *b, const void *p, size_t n)
+/* Make room for N more bytes in B. */
+static void buf_room(struct buf *b, size_t n)
 {
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
@@ -25,6 +24,11 @@ void buf_append(struct buf *b, const void *p, size_t n)
 		b->data = d;
 		b->cap = cap;
 	}
+}
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+	buf_room(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 }
@@ -73,35 +77,69 @@ int sink_flush(struct sink *s)
 	return s->broken ? -1 : 0;
 }
 
+/* sink_extend() when the bytes go to the held buffer, or need a flush or a
+ * larger buffer first. */
+char *sink_extend_slow(struct sink *s, size_t n)
+{
+	struct buf *b = s->holding ? &s->held : &s->out;
+	if (!s->holding && s->out.len + n > SINK_CHUNK)
+		sink_flush(s);
+	buf_room(b, n);
+	char *p = b->data + b->len;
+	b->len += n;
+	return p;
+}
+
 void sink_write(struct sink *s, const void *p, size_t n)
 {
-	if (s->holding) {
-		buf_append(&s->held, p, n);
-		return;
-	}
-	if (s->out.len + n > SINK_CHUNK)
-		sink_flush(s);
-	if (n > SINK_CHUNK) {
+	if (!s->holding && n > SINK_CHUNK) {
 		/* A huge line: hand it over without another copy. */
+		sink_flush(s);
 		if (s->fd >= 0 && !s->broken && write_all(s->fd, p, n))
 			s->broken = true;
 		if (s->tee_fd >= 0 && write_all(s->tee_fd, p, n))
 			s->broken = true;
 		return;
 	}
-	buf_append(&s->out, p, n);
+	if (n)
+		memcpy(sink_extend(s, n), p, n);
 }
 
-static size_t put_unsigned(char *d, unsigned long v)
+struct slice put_decimal(char *buf, unsigned long v)
 {
-	char r[24];
-	size_t n = 0, i = 0;
-	do
-		r[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		d[i++] = r[--n];
-	return i;
+	/* Two digits a step: half the divisions. */
+	static const char pairs[] =
+		"00010203040506070809"
+		"10111213141516171819"
+		"20212223242526272829"
+		"30313233343536373839"
+		"40414243444546474849"
+		"50515253545556575859"
+		"60616263646566676869"
+		"70717273747576777879"
+		"80818283848586878889"
+		"90919293949596979899";
+	char *p = buf + DECIMAL_MAX;
+	for (; v >= 100; v /= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return (struct slice){ p, (size_t)(buf + DECIMAL_MAX - p) };
+}
+
+/* V in decimal at D; returns the number of digits. */
+static size_t put_number(char *d, unsigned long v)
+{
+	char buf[DECIMAL_MAX];
+	struct slice digits = put_decimal(buf, v);
+	memcpy(d, digits.p, digits.n);
+	return digits.n;
 }
 
 /* The conversions kcfi-as's own lines use (%s %.*s %u %d %lu %%), formatted
@@ -125,20 +163,20 @@ static long fast_format(char *tmp, size_t cap, const char *fmt, va_list ap)
 			tmp[n++] = '%';
 			continue;
 		case 'u':
-			n += put_unsigned(tmp + n, va_arg(ap, unsigned));
+			n += put_number(tmp + n, va_arg(ap, unsigned));
 			continue;
 		case 'd': {
 			int v = va_arg(ap, int);
 			if (v < 0)
 				tmp[n++] = '-';
-			n += put_unsigned(tmp + n, v < 0 ? 0ul - (unsigned long)(long)v : (unsigned long)v);
+			n += put_number(tmp + n, v < 0 ? 0ul - (unsigned long)(long)v : (unsigned long)v);
 			continue;
 		}
 		case 'l':
 			if (f[1] != 'u')
 				return -1;
 			f++;
-			n += put_unsigned(tmp + n, va_arg(ap, unsigned long));
+			n += put_number(tmp + n, va_arg(ap, unsigned long));
 			continue;
 		case 's':
 			str = va_arg(ap, const char *);

@@ -12,6 +12,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+
+#include "asmpass/stmt.h"
 
 struct buf {
 	char *data;
@@ -35,6 +38,44 @@ void sink_write(struct sink *s, const void *p, size_t n);
 void sink_vprintf(struct sink *s, const char *fmt, va_list ap);
 void sink_printf(struct sink *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Output goes to the assembler in chunks of about this size. */
+enum { SINK_CHUNK = 256 * 1024 };
+char *sink_extend_slow(struct sink *s, size_t n);
+/* N more bytes at the end of the output, for the caller to fill before it
+ * calls anything else on S.  Every line passes through here: inline for the
+ * usual case, where they fit in the chunk being filled.  (">=": a buffer not
+ * yet allocated, cap 0, never takes this path, even for N = 0.) */
+static inline char *sink_extend(struct sink *s, size_t n)
+{
+	struct buf *b = &s->out;
+	if (s->holding || b->len + n >= b->cap || b->len + n > SINK_CHUNK)
+		return sink_extend_slow(s, n);
+	char *p = b->data + b->len;
+	b->len += n;
+	return p;
+}
+/* Write the N slices of V one after the other.  For the lines kcfi-as writes
+ * once per directive (type-id symbols, line markers): tens of thousands in a
+ * large TU, and putting pieces together costs a fraction of formatting.
+ * Inline, with its loops unrolled, so that a caller's array of literal pieces
+ * is copied with stores rather than a memcpy call a piece. */
+static inline void sink_join(struct sink *s, const struct slice *v, size_t n)
+{
+	size_t len = 0;
+#pragma GCC unroll 16
+	for (size_t i = 0; i < n; i++)
+		len += v[i].n;
+	char *o = sink_extend(s, len);
+#pragma GCC unroll 16
+	for (size_t i = 0; i < n; i++) {
+		memcpy(o, v[i].p, v[i].n);
+		o += v[i].n;
+	}
+}
+/* V in decimal, written at the end of BUF (DECIMAL_MAX bytes): returns
+ * the digits, a slice of BUF. */
+enum { DECIMAL_MAX = 20 };
+struct slice put_decimal(char *buf, unsigned long v);
 /* Start holding; later writes go to the held buffer. */
 void sink_hold(struct sink *s);
 /* Offset the next write will have inside the held buffer. */

@@ -5,32 +5,25 @@
 
 #include "asmpass/stmt.h"
 
-void slice_trim(struct slice *s)
-{
-	while (s->n && is_blank(s->p[0])) {
-		s->p++;
-		s->n--;
-	}
-	while (s->n && is_blank(s->p[s->n - 1]))
-		s->n--;
-}
-
-bool slice_eq(struct slice s, const char *lit)
-{
-	size_t n = strlen(lit);
-	return s.n == n && memcmp(s.p, lit, n) == 0;
-}
-
-bool slice_starts(struct slice s, const char *lit)
-{
-	size_t n = strlen(lit);
-	return s.n >= n && memcmp(s.p, lit, n) == 0;
-}
+/* Byte classes, looked up rather than compared: every line of the input is
+ * split here. */
+enum {
+	BC_PLAIN = 1,	/* ends no statement and starts no comment: no assembler's
+			 * comment introducer begins with [A-Za-z0-9_] or a blank */
+	BC_SYM = 2,	/* part of a bare symbol name: [A-Za-z0-9_.$@] */
+};
+static const unsigned char byte_class[256] = {
+	['0' ... '9'] = BC_PLAIN | BC_SYM,
+	['A' ... 'Z'] = BC_PLAIN | BC_SYM,
+	['a' ... 'z'] = BC_PLAIN | BC_SYM,
+	['_'] = BC_PLAIN | BC_SYM,
+	[' '] = BC_PLAIN, ['\t'] = BC_PLAIN,
+	['.'] = BC_SYM, ['$'] = BC_SYM, ['@'] = BC_SYM,
+};
 
 static bool is_sym(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '$' || c == '@';
+	return byte_class[(unsigned char)c] & BC_SYM;
 }
 
 bool line_is_compound(const char *p, size_t n)
@@ -39,28 +32,26 @@ bool line_is_compound(const char *p, size_t n)
 }
 
 /* Length of the statement at the start of P[0..N): up to ';', a comment or
- * the end; quoted strings may contain either.  *END is where the next
+ * the end; quoted strings may contain either.  *NEXT is where the next
  * statement starts (N when the rest is a comment). */
 static size_t statement_span(const char *p, size_t n, const char *comment, size_t *next)
 {
 	size_t clen = comment ? strlen(comment) : 0;
-	bool quoted = false;
+	/* Without a comment introducer, '"' stands in: it is tested first. */
+	char c0 = clen ? comment[0] : '"';
 	for (size_t i = 0; i < n; i++) {
 		char c = p[i];
-		if (quoted) {
-			if (c == '\\' && i + 1 < n)
-				i++;
-			else if (c == '"')
-				quoted = false;
+		if ((byte_class[(unsigned char)c] & BC_PLAIN) ||
+		    (c != '"' && c != ';' && c != '\n' && c != c0))
 			continue;
-		}
 		if (c == '"') {
-			quoted = true;
+			for (i++; i < n && p[i] != '"'; i++)
+				if (p[i] == '\\' && i + 1 < n)
+					i++;
 		} else if (c == ';' || c == '\n') {
 			*next = i + 1;
 			return i;
-		} else if (clen && c == comment[0] && i + clen <= n &&
-			   memcmp(p + i, comment, clen) == 0) {
+		} else if (i + clen <= n && memcmp(p + i, comment, clen) == 0) {
 			*next = n;
 			return i;
 		}
@@ -71,9 +62,9 @@ static size_t statement_span(const char *p, size_t n, const char *comment, size_
 
 bool stmt_next(struct slice *line, const char *comment, struct stmt *out)
 {
-	memset(out, 0, sizeof(*out));
 	if (line->n == 0)
 		return false;
+	memset(out, 0, sizeof(*out));
 	size_t next;
 	struct slice t = { line->p, statement_span(line->p, line->n, comment, &next) };
 	line->p += next;

@@ -5,11 +5,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 struct slice {
 	const char *p;
 	size_t n;
 };
+
+/* A string literal as a slice. */
+#define SLICE_LIT(lit) ((struct slice){ lit, sizeof(lit) - 1 })
 
 enum stmt_kind {
 	STMT_EMPTY,
@@ -30,9 +34,29 @@ static inline bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
 }
 
-void slice_trim(struct slice *s);
-bool slice_eq(struct slice s, const char *lit);
-bool slice_starts(struct slice s, const char *lit);
+/* Inline: called with literals on every statement, they then compare a
+ * known number of bytes without a strlen. */
+static inline void slice_trim(struct slice *s)
+{
+	const char *p = s->p, *e = p + s->n;
+	while (p < e && is_blank(*p))
+		p++;
+	while (e > p && is_blank(e[-1]))
+		e--;
+	*s = (struct slice){ p, (size_t)(e - p) };
+}
+
+static inline bool slice_eq(struct slice s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+static inline bool slice_starts(struct slice s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.n >= n && memcmp(s.p, lit, n) == 0;
+}
 
 /* Take the next statement off LINE (advancing it).  COMMENT is the
  * assembler's in-line comment introducer ("#", "//"); strings are respected.

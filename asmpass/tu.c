@@ -53,6 +53,7 @@ struct tu {
 	struct kcfi_options opts;
 	struct sink *out;
 	struct diag_loc loc;
+	size_t file_len;		/* strlen(loc.file), for the line markers */
 	bool in_app;
 	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
 	bool failed;
@@ -139,7 +140,12 @@ static void put(struct tu *t, const char *p, size_t n)
 /* The next input line is line N again, whatever we inserted. */
 static void resync(struct tu *t, unsigned long n)
 {
-	sink_printf(t->out, "# %lu \"%s\"\n", n, t->loc.file);
+	char num[DECIMAL_MAX];
+	const struct slice line[] = {
+		SLICE_LIT("# "), put_decimal(num, n), SLICE_LIT(" \""),
+		{ t->loc.file, t->file_len }, SLICE_LIT("\"\n"),
+	};
+	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
 }
 
 /* Strip the quotes a symbol may be written with. */
@@ -245,27 +251,27 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	return 0;
 }
 
-/* A directive's type text, unescaped and NUL-terminated: in BUF when it
- * fits, as nearly every type does, else on the heap (the caller frees what
- * is not BUF). */
-static char *unescape_type(const struct kcfi_directive *d, char *buf, size_t size, size_t *len)
+/* A directive's type text without its escapes.  Most types have none and
+ * are used where they stand; the others are unescaped into BUF when they fit,
+ * else onto the heap, which *HEAP then holds for the caller to free. */
+static struct slice type_text(const struct kcfi_directive *d, char *buf, size_t size, char **heap)
 {
-	char *text = d->type.n < size ? buf : malloc(d->type.n + 1);
+	*heap = NULL;
+	if (!d->type_escaped)
+		return d->type;
+	char *text = d->type.n < size ? buf : (*heap = malloc(d->type.n + 1));
 	if (!text)
 		abort();
-	*len = kcfi_unescape(d->type, text, d->type.n + 1);
-	return text;
+	return (struct slice){ text, kcfi_unescape(d->type, text, d->type.n + 1) };
 }
 
 static int on_type(struct tu *t, const struct kcfi_directive *d)
 {
-	char stack[1024];
-	size_t len;
-	char *text = unescape_type(d, stack, sizeof(stack), &len);
+	char stack[1024], *heap;
+	struct slice text = type_text(d, stack, sizeof(stack), &heap);
 	struct kcfi_type_error err;
-	int rc = typetab_define(&t->types, d->id, text, len, &t->type_opts, &err);
-	if (text != stack)
-		free(text);
+	int rc = typetab_define(&t->types, d->id, text.p, text.n, &t->type_opts, &err);
+	free(heap);
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	return 0;
@@ -277,14 +283,12 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
  * It goes to .rodata at once; push/pop leaves the current section alone. */
 static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
 {
-	char stack[1024];
-	size_t len;
-	char *text = unescape_type(d, stack, sizeof(stack), &len);
+	char stack[1024], *heap;
+	struct slice text = type_text(d, stack, sizeof(stack), &heap);
 	struct kcfi_type_error err;
 	struct kcfi_typeid r;
-	int rc = kcfi_typeid_of_type(text, len, &t->type_opts, &r, &err);
-	if (text != stack)
-		free(text);
+	int rc = kcfi_typeid_of_type(text.p, text.n, &t->type_opts, &r, &err);
+	free(heap);
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
@@ -329,8 +333,13 @@ static int on_extern(struct tu *t, const struct kcfi_directive *d)
 	/* The value is what code compares against, so on x86 it is masked like
 	 * every preamble and call site (SYM_TYPED_FUNC_START puts it in one). */
 	uint32_t v = t->arch->code_id ? t->arch->code_id(e->id) : e->id;
-	sink_printf(t->out, "\t.weak\t__kcfi_typeid_%.*s\n\t.set\t__kcfi_typeid_%.*s, %u\n",
-		    (int)d->name.n, d->name.p, (int)d->name.n, d->name.p, v);
+	char num[DECIMAL_MAX];
+	const struct slice lines[] = {
+		SLICE_LIT("\t.weak\t__kcfi_typeid_"), d->name,
+		SLICE_LIT("\n\t.set\t__kcfi_typeid_"), d->name,
+		SLICE_LIT(", "), put_decimal(num, v), SLICE_LIT("\n"),
+	};
+	sink_join(t->out, lines, sizeof(lines) / sizeof(lines[0]));
 	t->stats.typeids++;
 	return 1;
 }
@@ -830,6 +839,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 static int feed(struct tu *t, struct asmline_scanner *sc, const char *name)
 {
 	t->loc.file = name;
+	t->file_len = strlen(name);
 	t->loc.line = 0;
 	const char *p;
 	size_t n;

@@ -1,5 +1,6 @@
 /* The assembly-line lexer: splits the input stream into lines and says what
- * each line starts with.  One flex DFA pass per byte; no allocation per line.
+ * each line starts with.  One flex DFA pass per byte (but .kcfi_ lines, whose
+ * first word decides, are cut out with memchr); no allocation per line.
  * Only the first statement of a line is classified; the core splits lines that
  * hold several statements. */
 #ifndef KCFI_GRAMMAR_ASMLINE_H

@@ -12,3 +12,4 @@ include tests/hostile.mk
 include tests/torture.mk
 include tests/sanitizers.mk
 include tests/boot.mk
+include tests/asmline.mk

@@ -1,0 +1,5 @@
+# tests/asmline/: the assembly-line scanner (grammar/asmline.l) on input
+# that exercises its buffer refills.
+ASMLINE_TESTS = tests/asmline/kcfi-lines.sh
+TESTS += $(ASMLINE_TESTS)
+EXTRA_DIST += $(ASMLINE_TESTS)
