@@ -48,7 +48,7 @@ const char *kcfi_attr_text (tree attrs, const char *name);
 tree kcfi_attr_with (tree attrs, const char *name, const char *text);
 bool kcfi_nocf_check_p (tree fndecl);
 
-/* output.cc: type texts, interned per output file (cc1, or one ltrans),
+/* texts.cc: type texts, interned per output file (cc1, or one ltrans),
    and their ids (below KCFI_MAX_TYPE_ID), given at first use.  */
 #define KCFI_MAX_TYPE_ID (1u << 20)
 struct kcfi_text
@@ -61,7 +61,10 @@ struct kcfi_text
 };
 kcfi_text *kcfi_text_intern (const char *str, size_t len);
 unsigned kcfi_type_id (kcfi_text *text);
+kcfi_text *kcfi_type_of (unsigned id);
 unsigned kcfi_intern (const char *text);
+
+/* output.cc: directive lines (written at once), preambles.  */
 void kcfi_define_type (unsigned id);
 void kcfi_write_func (tree decl, unsigned id);	/* .kcfi_func */
 void kcfi_write_extern (tree decl, unsigned id);	/* .kcfi_extern */

@@ -1,5 +1,5 @@
-/* What the directives say about types and symbols: type ids, symbol
- * names, and which functions get a preamble.
+/* What the directives say about types and symbols: the lines that define
+ * type ids and name symbols, and which functions get a preamble.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"
@@ -8,146 +8,12 @@
 
 #include "tables.h"
 
-#include <string>
-
-/* Memory for texts and entries, in blocks.  */
-void *
-kcfi_permanent (size_t size)
-{
-  static char *next, *end;
-  size = (size + sizeof (void *) - 1) & -sizeof (void *);
-  if ((size_t) (end - next) < size)
-    {
-      size_t block = size > 32768 ? size : 65536;
-      next = XNEWVEC (char, block);
-      end = next + block;
-    }
-  void *p = next;
-  next += size;
-  return p;
-}
-
-/* A hash of LEN bytes, a word at a time: every printed prototype is
-   hashed once, tens of thousands per TU.  */
-static unsigned
-text_hash (const char *s, size_t len)
-{
-  const unsigned long long k = 0x9e3779b97f4a7c15ull;
-  unsigned long long h = len * k, w;
-  for (; len >= 8; s += 8, len -= 8)
-    {
-      memcpy (&w, s, 8);
-      h = (h ^ w) * k;
-      h ^= h >> 29;
-    }
-  w = 0;
-  memcpy (&w, s, len);
-  h = (h ^ w) * k;
-  return h ^ (h >> 32);
-}
-
-/* Texts are interned per process, which is per output file (cc1, or one
-   ltrans), in an open-addressing table.  Ids are given at first use: id 0
-   is "unchecked" and is never defined; real types start at 1.  */
-static kcfi_text **texts;
-static size_t texts_mask, texts_used;
-static kcfi_text **by_id;		/* [id]; by_id[0] unused */
-static unsigned next_id = 1;
-
-static void
-grow_texts (void)
-{
-  kcfi_text **old = texts;
-  size_t old_cap = old ? texts_mask + 1 : 0;
-  texts_mask = old_cap ? 2 * old_cap - 1 : 4095;
-  texts = XCNEWVEC (kcfi_text *, texts_mask + 1);
-  for (size_t i = 0; i < old_cap; i++)
-    if (kcfi_text *t = old[i])
-      {
-	size_t j = t->hash & texts_mask;
-	while (texts[j])
-	  j = (j + 1) & texts_mask;
-	texts[j] = t;
-      }
-  free (old);
-}
-
-kcfi_text *
-kcfi_text_intern (const char *str, size_t len)
-{
-  if (2 * (texts_used + 1) > texts_mask + 1)
-    grow_texts ();
-  unsigned hash = text_hash (str, len);
-  size_t i = hash & texts_mask;
-  for (kcfi_text *t; (t = texts[i]); i = (i + 1) & texts_mask)
-    if (t->hash == hash && t->len == len && !memcmp (t->str, str, len))
-      return t;
-  kcfi_text *t = (kcfi_text *) kcfi_permanent (sizeof *t + len + 1);
-  char *copy = (char *) (t + 1);
-  memcpy (copy, str, len);
-  copy[len] = 0;
-  t->str = copy;
-  t->len = len;
-  t->hash = hash;
-  t->id = 0;
-  t->defined = false;
-  texts[i] = t;
-  texts_used++;
-  return t;
-}
-
-unsigned
-kcfi_type_id (kcfi_text *t)
-{
-  if (t->id)
-    return t->id;
-  if (!t->len)
-    return 0;
-  if (next_id >= KCFI_MAX_TYPE_ID)
-    fatal_error (UNKNOWN_LOCATION, "kcfi: more than %u function types",
-		 KCFI_MAX_TYPE_ID - 1);
-  if (!(next_id & (next_id - 1)))	/* a power of two: full */
-    by_id = XRESIZEVEC (kcfi_text *, by_id, 2 * next_id);
-  by_id[next_id] = t;
-  return t->id = next_id++;
-}
-
-unsigned
-kcfi_intern (const char *text)
-{
-  return *text ? kcfi_type_id (kcfi_text_intern (text, strlen (text))) : 0;
-}
-
 /* Directive lines are assembled here and written with one call: the line,
-   or all lines while a kcfi_batch lives.  A TU writes tens of thousands of
-   them, and stdio's cost per call was most of the cost of a line.  */
-static char *line;
-static size_t line_len, line_cap;
+   or, while a kcfi_batch lives, all lines in chunks of some 64 KiB.  A TU
+   writes tens of thousands of them, and stdio's cost per call was most of
+   the cost of a line.  */
+static kcfi_buffer line;
 static unsigned batches;
-
-static void
-grow_line (size_t n)
-{
-  line_cap = 2 * (line_len + n) > 4096 ? 2 * (line_len + n) : 4096;
-  line = XRESIZEVEC (char, line, line_cap);
-}
-
-static inline void
-put (const char *s, size_t n)
-{
-  if (line_len + n > line_cap)
-    grow_line (n);
-  memcpy (line + line_len, s, n);
-  line_len += n;
-}
-
-/* A string literal: its length is known at compile time.  */
-template <size_t N>
-static inline void
-put_literal (const char (&s)[N])
-{
-  put (s, N - 1);
-}
 
 static void
 put (unsigned n)
@@ -156,39 +22,39 @@ put (unsigned n)
   do
     *--p = '0' + n % 10;
   while (n /= 10);
-  put (p, buf + sizeof buf - p);
+  line.append (p, buf + sizeof buf - p);
 }
 
 /* S between double quotes, '"' and '\\' escaped.  */
 static void
 put_quoted (const char *s)
 {
-  put_literal ("\"");
+  line += '"';
   for (;;)
     {
       size_t n = strcspn (s, "\"\\");
-      put (s, n);
+      line.append (s, n);
       if (!s[n])
 	break;
-      char escaped[2] = { '\\', s[n] };
-      put (escaped, 2);
+      line += '\\';
+      line += s[n];
       s += n + 1;
     }
-  put_literal ("\"");
+  line += '"';
 }
 
 static void
 write_lines (void)
 {
-  fwrite_unlocked (line, 1, line_len, asm_out_file);
-  line_len = 0;
+  fwrite_unlocked (line.data (), 1, line.size (), asm_out_file);
+  line.clear ();
 }
 
 static void
 end_line (void)
 {
-  put_literal ("\n");
-  if (!batches)
+  line += '\n';
+  if (!batches || line.size () >= 65536)
     write_lines ();
 }
 
@@ -207,13 +73,14 @@ kcfi_batch::~kcfi_batch ()
 void
 kcfi_define_type (unsigned id)
 {
-  if (id == 0 || by_id[id]->defined)
+  kcfi_text *type = id ? kcfi_type_of (id) : NULL;
+  if (!type || type->defined)
     return;
-  by_id[id]->defined = true;
-  put_literal ("\t.kcfi_type ");
+  type->defined = true;
+  line += "\t.kcfi_type ";
   put (id);
-  put_literal (", ");
-  put_quoted (by_id[id]->str);
+  line += ", ";
+  put_quoted (type->str);
   end_line ();
 }
 
@@ -234,8 +101,8 @@ put_symbol (tree decl)
       bare &= ISALNUM (*c) || *c == '_' || *c == '.' || *c == '$';
   if (bare)
     {
-      put (prefix, strlen (prefix));
-      put (name, strlen (name));
+      line += prefix;
+      line += name;
       return;
     }
   std::string both = std::string (prefix) + name;
@@ -245,11 +112,11 @@ put_symbol (tree decl)
 void
 kcfi_write_func (tree decl, unsigned id)
 {
-  put_literal ("\t.kcfi_func ");
+  line += "\t.kcfi_func ";
   put_symbol (decl);
   if (id)
     {
-      put_literal (", ");
+      line += ", ";
       put (id);
     }
   end_line ();
@@ -258,9 +125,9 @@ kcfi_write_func (tree decl, unsigned id)
 void
 kcfi_write_extern (tree decl, unsigned id)
 {
-  put_literal ("\t.kcfi_extern ");
+  line += "\t.kcfi_extern ";
   put_symbol (decl);
-  put_literal (", ");
+  line += ", ";
   put (id);
   end_line ();
 }

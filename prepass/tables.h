@@ -12,9 +12,53 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <string>
 
 /* SIZE bytes (aligned for a pointer) that are never freed.  */
 void *kcfi_permanent (size_t size);
+
+/* A growing text, appended to in place: std::string's out-of-line append
+   was a good part of printing tens of thousands of types.  Zero-initialised
+   storage is an empty text; the memory is kept for reuse.  */
+class kcfi_buffer
+{
+public:
+  void append (const char *s, size_t n)
+  {
+    if (n > cap - len)
+      grow (n);
+    memcpy (buf + len, s, n);
+    len += n;
+  }
+  kcfi_buffer &operator+= (const char *s)
+  {
+    append (s, strlen (s));
+    return *this;
+  }
+  kcfi_buffer &operator+= (char c)
+  {
+    append (&c, 1);
+    return *this;
+  }
+  kcfi_buffer &operator+= (const std::string &s)
+  {
+    append (s.data (), s.size ());
+    return *this;
+  }
+  const char *data () const { return buf; }
+  size_t size () const { return len; }
+  void clear () { len = 0; }
+
+private:
+  char *buf;
+  size_t len, cap;
+
+  void grow (size_t n)
+  {
+    cap = 2 * (len + n) > 256 ? 2 * (len + n) : 256;
+    buf = XRESIZEVEC (char, buf, cap);
+  }
+};
 
 /* A map from a uid (TYPE_UID, DECL_UID: never reused, unlike the
    addresses of collected trees) to a non-null V *.  Zero-initialised

@@ -40,7 +40,7 @@ core_type (tree t)
    thousands of prototypes, and temporaries per node made it the plugin's
    main cost.  */
 static bool
-arithmetic_name (tree m, std::string &out)
+arithmetic_name (tree m, kcfi_buffer &out)
 {
   static const char *const ints[] = {
     "char", "signed char", "unsigned char", "short", "unsigned short",
@@ -121,7 +121,7 @@ fixed_point_name (tree m)
 /* Append "struct foo"; the innermost typedef of an anonymous tag; or
    "$_N".  */
 static void
-tag (tree t, std::string &out)
+tag (tree t, kcfi_buffer &out)
 {
   out += TREE_CODE (t) == RECORD_TYPE ? "struct "
 	 : TREE_CODE (t) == UNION_TYPE ? "union " : "enum ";
@@ -169,7 +169,7 @@ class type_printer
 {
 public:
   type_printer (tree whole, location_t loc) : whole (whole), loc (loc) {}
-  void print (tree t, std::string &out, bool strip_quals);
+  void print (tree t, kcfi_buffer &out, bool strip_quals);
   bool failed () const { return failures; }
 
 private:
@@ -179,12 +179,12 @@ private:
 
   const char *fail (tree t);
   template <typename F>
-  void remembered (kcfi_uid_map<raw_text> &texts, tree t, std::string &out,
+  void remembered (kcfi_uid_map<raw_text> &texts, tree t, kcfi_buffer &out,
 		   F print_t);
-  void specifier (tree t, std::string &out);
-  void params (tree fntype, std::string &out);
-  void prefix (tree t, std::string &out, bool strip_quals, bool bare);
-  void suffix (tree t, std::string &out);
+  void specifier (tree t, kcfi_buffer &out);
+  void params (tree fntype, kcfi_buffer &out);
+  void prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare);
+  void suffix (tree t, kcfi_buffer &out);
 };
 
 const char *
@@ -203,7 +203,7 @@ type_printer::fail (tree t)
 template <typename F>
 void
 type_printer::remembered (kcfi_uid_map<raw_text> &texts, tree t,
-			  std::string &out, F print_t)
+			  kcfi_buffer &out, F print_t)
 {
   if (raw_text *known = texts.get (TYPE_UID (t)))
     {
@@ -225,7 +225,7 @@ type_printer::remembered (kcfi_uid_map<raw_text> &texts, tree t,
 /* Append the type specifier of a type that is not derived, without
    qualifiers.  */
 void
-type_printer::specifier (tree t, std::string &out)
+type_printer::specifier (tree t, kcfi_buffer &out)
 {
   unsigned HOST_WIDE_INT lanes;
   switch (TREE_CODE (t))
@@ -287,7 +287,7 @@ type_printer::specifier (tree t, std::string &out)
 
 /* Append FNTYPE's parameter list.  */
 void
-type_printer::params (tree fntype, std::string &out)
+type_printer::params (tree fntype, kcfi_buffer &out)
 {
   tree args = TYPE_ARG_TYPES (fntype);
   if (!args)
@@ -315,7 +315,7 @@ type_printer::params (tree fntype, std::string &out)
 
 /* Append the bounds of ARRAY.  */
 static void
-bounds (tree array, std::string &out)
+bounds (tree array, kcfi_buffer &out)
 {
   tree dom = TYPE_DOMAIN (array);
   tree max = dom ? TYPE_MAX_VALUE (dom) : NULL_TREE;
@@ -350,7 +350,7 @@ bounds (tree array, std::string &out)
    outermost type in: one string, no temporaries.  STRIP_QUALS drops T's own qualifiers, which
    are not part of a parameter's or a return value's type.  */
 void
-type_printer::print (tree t, std::string &out, bool strip_quals)
+type_printer::print (tree t, kcfi_buffer &out, bool strip_quals)
 {
   prefix (t, out, strip_quals, true);
   suffix (t, out);
@@ -358,7 +358,7 @@ type_printer::print (tree t, std::string &out, bool strip_quals)
 
 /* BARE: nothing is derived from T, its declarator is empty.  */
 void
-type_printer::prefix (tree t, std::string &out, bool strip_quals, bool bare)
+type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
 {
   if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
     {
@@ -429,7 +429,7 @@ type_printer::prefix (tree t, std::string &out, bool strip_quals, bool bare)
 }
 
 void
-type_printer::suffix (tree t, std::string &out)
+type_printer::suffix (tree t, kcfi_buffer &out)
 {
   if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
     return;
@@ -465,25 +465,21 @@ type_printer::suffix (tree t, std::string &out)
 /* Replace each ANON_MARK uid ANON_MARK of RAW by "$_N" in DONE: tags are
    numbered in the order they first appear in a finished text.  */
 static void
-number_anonymous (const std::string &raw, std::string &done)
+number_anonymous (const kcfi_buffer &raw, kcfi_buffer &done)
 {
   done.clear ();
-  for (size_t from = 0, at;; from = at + 1)
+  const char *p = raw.data (), *end = p + raw.size ();
+  for (const char *mark; (mark = (const char *) memchr (p, ANON_MARK,
+							 end - p));)
     {
-      at = raw.find (ANON_MARK, from);
-      if (at == std::string::npos)
-	{
-	  done.append (raw, from, std::string::npos);
-	  return;
-	}
-      done.append (raw, from, at - from);
-      from = at + 1;
-      at = raw.find (ANON_MARK, from);
-      unsigned uid = std::stoul (raw.substr (from, at - from));
+      done.append (p, mark - p);
+      unsigned uid = strtoul (mark + 1, (char **) &p, 10);
+      p++;			/* the closing ANON_MARK */
       auto n = anon_numbers.emplace (uid, anon_numbers.size ()).first;
       done += "$_";
       done += std::to_string (n->second);
     }
+  done.append (p, end - p);
 }
 
 /* The finished texts of whole types, by TYPE_UID: a TU declares many
@@ -496,12 +492,12 @@ kcfi_type_text (tree type, location_t loc)
 {
   if (kcfi_text *known = type_texts.get (TYPE_UID (type)))
     return known;
-  static std::string raw, done;
+  static kcfi_buffer raw, done;
   raw.clear ();
   type_printer printer (type, loc);
   printer.print (type, raw, false);
   kcfi_text *text;
-  if (raw.find (ANON_MARK) == std::string::npos)
+  if (!memchr (raw.data (), ANON_MARK, raw.size ()))
     text = kcfi_text_intern (raw.data (), raw.size ());
   else
     {
