@@ -1,5 +1,5 @@
-/* The plugin's own tables: memory that lives as long as the process, and a
- * map from a GCC uid to a pointer.
+/* The plugin's own tables: memory that lives as long as the process, a
+ * text buffer, and a map from a GCC uid to a pointer.
  *
  * A TU with tens of thousands of prototypes made std::unordered_map and
  * std::string a large part of the plugin's cost: a node and a string per
@@ -25,7 +25,7 @@ class kcfi_buffer
 public:
   void append (const char *s, size_t n)
   {
-    if (n > cap - len)
+    if (n >= cap - len)		/* never memcpy to a null buffer */
       grow (n);
     memcpy (buf + len, s, n);
     len += n;
