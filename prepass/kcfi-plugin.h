@@ -48,18 +48,43 @@ const char *kcfi_attr_text (tree attrs, const char *name);
 tree kcfi_attr_with (tree attrs, const char *name, const char *text);
 bool kcfi_nocf_check_p (tree fndecl);
 
-/* typename.cc: a function type as a C type name (doc/directives.md §4);
-   a type the language cannot express is an error at LOC.  */
-std::string kcfi_type_name (tree fntype, location_t loc);
-const char *kcfi_record_function_type (tree fndecl);
-const char *kcfi_function_type_text (tree fndecl);
-
-/* output.cc: type ids (below KCFI_MAX_TYPE_ID, per output file), names.  */
+/* texts.cc: type texts, interned per output file (cc1, or one ltrans),
+   and their ids (below KCFI_MAX_TYPE_ID), given at first use.  */
 #define KCFI_MAX_TYPE_ID (1u << 20)
+struct kcfi_text
+{
+  const char *str;
+  size_t len;
+  unsigned hash;
+  unsigned id;			/* 0: not used yet */
+  bool defined;			/* its .kcfi_type is out */
+};
+kcfi_text *kcfi_text_intern (const char *str, size_t len);
+unsigned kcfi_type_id (kcfi_text *text);
+kcfi_text *kcfi_type_of (unsigned id);
 unsigned kcfi_intern (const char *text);
+
+/* output.cc: directive lines (written at once), preambles.  */
 void kcfi_define_type (unsigned id);
-std::string kcfi_symbol (tree decl);
+void kcfi_write_func (tree decl, unsigned id);	/* .kcfi_func */
+void kcfi_write_extern (tree decl, unsigned id);	/* .kcfi_extern */
+/* The lines written while one exists go out together when it ends: no
+   other output may come in between.  */
+struct kcfi_batch
+{
+  kcfi_batch ();
+  ~kcfi_batch ();
+};
 bool kcfi_wants_preamble (cgraph_node *node, bool early);
+
+/* typename.cc: a type as a C type name (doc/directives.md §4); a type the
+   language cannot express is an error at LOC.  Texts are interned: they
+   live as long as the process.  */
+kcfi_text *kcfi_type_text (tree type, location_t loc);
+const char *kcfi_type_name (tree type, location_t loc);
+kcfi_text *kcfi_record_function_type (tree fndecl);
+bool kcfi_function_type_recorded_p (tree fndecl);
+kcfi_text *kcfi_function_type (tree fndecl);
 
 /* typeinfo.cc: __builtin_linux_abi_kcfi_name/_hash (doc/directives.md 2.5) */
 void kcfi_define_typeinfo_builtins (void *, void *);

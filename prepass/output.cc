@@ -1,91 +1,135 @@
-/* What the directives say about types and symbols: type ids, symbol
- * names, and which functions get a preamble.
+/* What the directives say about types and symbols: the lines that define
+ * type ids and name symbols, and which functions get a preamble.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"
 #include "target.h"
 #include "varasm.h"
 
-#include <unordered_map>
-#include <vector>
+#include "tables.h"
 
-/* Ids are per process, which is per output file (cc1, or one ltrans).
-   Id 0 is "unchecked" and is never defined; real types start at 1.  */
-static std::unordered_map<std::string, unsigned> type_ids;
-static std::vector<const std::string *> type_texts (1);
-static std::vector<bool> type_defined (1);
+/* Directive lines are assembled here and written with one call: the line,
+   or, while a kcfi_batch lives, all lines in chunks of some 64 KiB.  A TU
+   writes tens of thousands of them, and stdio's cost per call was most of
+   the cost of a line.  */
+static kcfi_buffer line;
+static unsigned batches;
 
-unsigned
-kcfi_intern (const char *text)
+static void
+put (unsigned n)
 {
-  if (!*text)
-    return 0;
-  auto it = type_ids.emplace (text, type_texts.size ()).first;
-  if (it->second == type_texts.size ())
-    {
-      if (it->second >= KCFI_MAX_TYPE_ID)
-	fatal_error (UNKNOWN_LOCATION, "kcfi: more than %u function types",
-		     KCFI_MAX_TYPE_ID - 1);
-      type_texts.push_back (&it->first);
-      type_defined.push_back (false);
-    }
-  return it->second;
+  char buf[12], *p = buf + sizeof buf;
+  do
+    *--p = '0' + n % 10;
+  while (n /= 10);
+  line.append (p, buf + sizeof buf - p);
 }
 
-static std::string
-quoted (const std::string &s)
+/* S between double quotes, '"' and '\\' escaped.  */
+static void
+put_quoted (const char *s)
 {
-  std::string q;
-  q.reserve (s.size () + 2);
-  q += '"';
-  for (char c : s)
+  line += '"';
+  for (;;)
     {
-      if (c == '"' || c == '\\')
-	q += '\\';
-      q += c;
+      size_t n = strcspn (s, "\"\\");
+      line.append (s, n);
+      if (!s[n])
+	break;
+      line += '\\';
+      line += s[n];
+      s += n + 1;
     }
-  q += '"';
-  return q;
+  line += '"';
+}
+
+static void
+write_lines (void)
+{
+  fwrite_unlocked (line.data (), 1, line.size (), asm_out_file);
+  line.clear ();
+}
+
+static void
+end_line (void)
+{
+  line += '\n';
+  if (!batches || line.size () >= 65536)
+    write_lines ();
+}
+
+kcfi_batch::kcfi_batch ()
+{
+  batches++;
+}
+
+kcfi_batch::~kcfi_batch ()
+{
+  if (!--batches)
+    write_lines ();
 }
 
 /* .kcfi_type must precede the first use of an id in the output file.  */
 void
 kcfi_define_type (unsigned id)
 {
-  if (id == 0 || type_defined[id])
+  kcfi_text *type = id ? kcfi_type_of (id) : NULL;
+  if (!type || type->defined)
     return;
-  type_defined[id] = true;
-  /* Thousands of these per TU: no temporary, one span per escape.  */
-  fprintf (asm_out_file, "\t.kcfi_type %u, \"", id);
-  for (const char *p = type_texts[id]->c_str (); *p;)
-    {
-      size_t n = strcspn (p, "\"\\");
-      fwrite (p, 1, n, asm_out_file);
-      if (!p[n])
-	break;
-      putc ('\\', asm_out_file);
-      putc (p[n], asm_out_file);
-      p += n + 1;
-    }
-  fputs ("\"\n", asm_out_file);
+  type->defined = true;
+  line += "\t.kcfi_type ";
+  put (id);
+  line += ", ";
+  put_quoted (type->str);
+  end_line ();
 }
 
 /* The symbol as the assembler sees it: encoding and '*' stripped, the user
    label prefix added where assemble_name would add it.  */
-std::string
-kcfi_symbol (tree decl)
+static void
+put_symbol (tree decl)
 {
   rtx rtl = DECL_RTL_IF_SET (decl);
   const char *raw = rtl && MEM_P (rtl) && SYMBOL_REF_P (XEXP (rtl, 0))
 		    ? XSTR (XEXP (rtl, 0), 0)
 		    : IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
-  std::string name = targetm.strip_name_encoding (raw);
-  if (raw[0] != '*')
-    name = user_label_prefix + name;
-  for (char c : name)
-    if (!ISALNUM (c) && c != '_' && c != '.' && c != '$')
-      return quoted (name);
-  return name;
+  const char *name = targetm.strip_name_encoding (raw);
+  const char *prefix = raw[0] != '*' ? user_label_prefix : "";
+  bool bare = true;
+  for (const char *part : { prefix, name })
+    for (const char *c = part; *c; c++)
+      bare &= ISALNUM (*c) || *c == '_' || *c == '.' || *c == '$';
+  if (bare)
+    {
+      line += prefix;
+      line += name;
+      return;
+    }
+  std::string both = std::string (prefix) + name;
+  put_quoted (both.c_str ());
+}
+
+void
+kcfi_write_func (tree decl, unsigned id)
+{
+  line += "\t.kcfi_func ";
+  put_symbol (decl);
+  if (id)
+    {
+      line += ", ";
+      put (id);
+    }
+  end_line ();
+}
+
+void
+kcfi_write_extern (tree decl, unsigned id)
+{
+  line += "\t.kcfi_extern ";
+  put_symbol (decl);
+  line += ", ";
+  put (id);
+  end_line ();
 }
 
 /* Before the visibility pass only TREE_PUBLIC is known.  After it,

@@ -130,8 +130,7 @@ all_ipa_passes_start (void *, void *)
 	continue;
       bool needed = defined_here_p (node) ? kcfi_wants_preamble (node, true)
 					  : node->address_taken;
-      if (needed && !kcfi_attr_text (DECL_ATTRIBUTES (node->decl),
-				     KCFI_ATTR_FN))
+      if (needed && !kcfi_function_type_recorded_p (node->decl))
 	kcfi_record_function_type (node->decl);
     }
 }
@@ -141,11 +140,10 @@ all_ipa_passes_start (void *, void *)
    the user never declared have no symbol to speak of; an LTO partition's
    neighbours' functions are not external declarations.  */
 static void
-finish_unit (void *, void *)
+write_externs (void)
 {
-  if (!kcfi_emitting_p ())
-    return;
   cgraph_node *node;
+  kcfi_batch lines;
   FOR_EACH_FUNCTION (node)
     {
       tree decl = node->decl;
@@ -153,18 +151,25 @@ finish_unit (void *, void *)
 	  || node->in_other_partition || DECL_IS_UNDECLARED_BUILTIN (decl)
 	  || fndecl_built_in_p (decl, BUILT_IN_MD))
 	continue;
-      const char *text = kcfi_function_type_text (decl);
-      if (!text)
+      kcfi_text *type = kcfi_function_type (decl);
+      if (!type)
 	{
 	  error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
 		    "for %qD", decl);
 	  continue;
 	}
-      unsigned id = kcfi_intern (text);
+      unsigned id = kcfi_type_id (type);
       kcfi_define_type (id);
-      fprintf (asm_out_file, "\t.kcfi_extern %s, %u\n",
-	       kcfi_symbol (decl).c_str (), id);
+      kcfi_write_extern (decl, id);
     }
+}
+
+static void
+finish_unit (void *, void *)
+{
+  if (!kcfi_emitting_p ())
+    return;
+  write_externs ();
   kcfi_emit_typeinfo ();
 }
 

@@ -259,16 +259,13 @@ kcfi_emit_directives (function *fun)
   unsigned own = 0;
   if (node ? kcfi_wants_preamble (node, false) : TREE_PUBLIC (decl))
     {
-      if (const char *text = kcfi_function_type_text (decl))
-	kcfi_define_type (own = kcfi_intern (text));
+      if (kcfi_text *type = kcfi_function_type (decl))
+	kcfi_define_type (own = kcfi_type_id (type));
       else
 	error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
 		  "for %qD (was it compiled with the plugin?)", decl);
     }
-  fprintf (asm_out_file, "\t.kcfi_func %s", kcfi_symbol (decl).c_str ());
-  if (own)
-    fprintf (asm_out_file, ", %u", own);
-  fputc ('\n', asm_out_file);
+  kcfi_write_func (decl, own);
 
   for (auto &site : sites)
     {

@@ -13,6 +13,7 @@
  */
 #include "kcfi-plugin.h"
 #include "bversion.h"
+#include "tables.h"
 
 #include <unordered_map>
 #include <vector>
@@ -39,7 +40,7 @@ core_type (tree t)
    thousands of prototypes, and temporaries per node made it the plugin's
    main cost.  */
 static bool
-arithmetic_name (tree m, std::string &out)
+arithmetic_name (tree m, kcfi_buffer &out)
 {
   static const char *const ints[] = {
     "char", "signed char", "unsigned char", "short", "unsigned short",
@@ -120,7 +121,7 @@ fixed_point_name (tree m)
 /* Append "struct foo"; the innermost typedef of an anonymous tag; or
    "$_N".  */
 static void
-tag (tree t, std::string &out)
+tag (tree t, kcfi_buffer &out)
 {
   out += TREE_CODE (t) == RECORD_TYPE ? "struct "
 	 : TREE_CODE (t) == UNION_TYPE ? "union " : "enum ";
@@ -152,39 +153,79 @@ tag (tree t, std::string &out)
 
 namespace {
 
+/* Printed parts of types, by TYPE_UID, as raw text (anonymous tags not yet
+   numbered): a TU's prototypes have far fewer distinct parameter and
+   return types than parameters and return types.  */
+struct raw_text
+{
+  size_t len;
+  char str[];
+};
+static kcfi_uid_map<raw_text> param_texts;	/* print (T, true) */
+static kcfi_uid_map<raw_text> return_prefixes;	/* prefix (T, false, false) */
+static kcfi_uid_map<raw_text> return_suffixes;	/* suffix (T) */
+
 class type_printer
 {
 public:
   type_printer (tree whole, location_t loc) : whole (whole), loc (loc) {}
-  void print (tree t, std::string &out, bool strip_quals);
+  void print (tree t, kcfi_buffer &out, bool strip_quals);
+  bool failed () const { return failures; }
 
 private:
   tree whole;
   location_t loc;
-  bool failed = false;
+  unsigned failures = 0;	/* "?"s printed */
 
   const char *fail (tree t);
-  void specifier (tree t, std::string &out);
-  void params (tree fntype, std::string &out);
-  void prefix (tree t, std::string &out, bool strip_quals, bool bare);
-  void suffix (tree t, std::string &out);
+  template <typename F>
+  void remembered (kcfi_uid_map<raw_text> &texts, tree t, kcfi_buffer &out,
+		   F print_t);
+  void specifier (tree t, kcfi_buffer &out);
+  void params (tree fntype, kcfi_buffer &out);
+  void prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare);
+  void suffix (tree t, kcfi_buffer &out);
 };
 
 const char *
 type_printer::fail (tree t)
 {
-  if (!failed)
+  if (!failures++)
     error_at (loc, "kcfi: the function type %qT cannot be written in the "
 	      "prototype language: no spelling for %qT%s", whole, t,
 	      TYPE_ADDR_SPACE (t) ? " in a named address space" : "");
-  failed = true;
   return "?";
+}
+
+/* Append what PRINT_T appends to OUT, T's text in TEXTS: from there if it
+   is known, else printed and kept there.  A text with a "?" in it is never
+   kept: its error belongs to each prototype that has it.  */
+template <typename F>
+void
+type_printer::remembered (kcfi_uid_map<raw_text> &texts, tree t,
+			  kcfi_buffer &out, F print_t)
+{
+  if (raw_text *known = texts.get (TYPE_UID (t)))
+    {
+      out.append (known->str, known->len);
+      return;
+    }
+  size_t start = out.size ();
+  unsigned failures_before = failures;
+  print_t ();
+  if (failures != failures_before)
+    return;
+  size_t len = out.size () - start;
+  raw_text *text = (raw_text *) kcfi_permanent (sizeof *text + len);
+  text->len = len;
+  memcpy (text->str, out.data () + start, len);
+  texts.put (TYPE_UID (t), text);
 }
 
 /* Append the type specifier of a type that is not derived, without
    qualifiers.  */
 void
-type_printer::specifier (tree t, std::string &out)
+type_printer::specifier (tree t, kcfi_buffer &out)
 {
   unsigned HOST_WIDE_INT lanes;
   switch (TREE_CODE (t))
@@ -246,7 +287,7 @@ type_printer::specifier (tree t, std::string &out)
 
 /* Append FNTYPE's parameter list.  */
 void
-type_printer::params (tree fntype, std::string &out)
+type_printer::params (tree fntype, kcfi_buffer &out)
 {
   tree args = TYPE_ARG_TYPES (fntype);
   if (!args)
@@ -265,14 +306,16 @@ type_printer::params (tree fntype, std::string &out)
     {
       if (args != first)
 	out += ", ";
-      print (TREE_VALUE (args), out, true);
+      tree param = TREE_VALUE (args);
+      remembered (param_texts, param, out,
+		  [&] { print (param, out, true); });
     }
   out += args ? ")" : ", ...)";
 }
 
 /* Append the bounds of ARRAY.  */
 static void
-bounds (tree array, std::string &out)
+bounds (tree array, kcfi_buffer &out)
 {
   tree dom = TYPE_DOMAIN (array);
   tree max = dom ? TYPE_MAX_VALUE (dom) : NULL_TREE;
@@ -307,7 +350,7 @@ bounds (tree array, std::string &out)
    outermost type in: one string, no temporaries.  STRIP_QUALS drops T's own qualifiers, which
    are not part of a parameter's or a return value's type.  */
 void
-type_printer::print (tree t, std::string &out, bool strip_quals)
+type_printer::print (tree t, kcfi_buffer &out, bool strip_quals)
 {
   prefix (t, out, strip_quals, true);
   suffix (t, out);
@@ -315,7 +358,7 @@ type_printer::print (tree t, std::string &out, bool strip_quals)
 
 /* BARE: nothing is derived from T, its declarator is empty.  */
 void
-type_printer::prefix (tree t, std::string &out, bool strip_quals, bool bare)
+type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
 {
   if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
     {
@@ -355,12 +398,18 @@ type_printer::prefix (tree t, std::string &out, bool strip_quals, bool bare)
       }
     case ARRAY_TYPE:
       /* An array's qualifiers are its elements'.  */
+      prefix (TREE_TYPE (t), out, false, false);
+      return;
     case FUNCTION_TYPE:
       /* The return type's qualifiers are part of the function type for
 	 Clang.  GCC's front end removes all but _Atomic (C11 DR 423), so
 	 whatever is left is printed.  */
-      prefix (TREE_TYPE (t), out, false, false);
-      return;
+      {
+	tree ret = TREE_TYPE (t);
+	remembered (return_prefixes, ret, out,
+		    [&] { prefix (ret, out, false, false); });
+	return;
+      }
     case METHOD_TYPE:
     case REFERENCE_TYPE:
     case OFFSET_TYPE:
@@ -380,7 +429,7 @@ type_printer::prefix (tree t, std::string &out, bool strip_quals, bool bare)
 }
 
 void
-type_printer::suffix (tree t, std::string &out)
+type_printer::suffix (tree t, kcfi_buffer &out)
 {
   if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
     return;
@@ -401,8 +450,11 @@ type_printer::suffix (tree t, std::string &out)
       /* The calling conventions Clang encodes in function types.  */
       if (lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (t)))
 	out += " __attribute__((ms_abi))";
-      suffix (TREE_TYPE (t), out);
-      return;
+      {
+	tree ret = TREE_TYPE (t);
+	remembered (return_suffixes, ret, out, [&] { suffix (ret, out); });
+	return;
+      }
     default:
       return;
     }
@@ -410,19 +462,57 @@ type_printer::suffix (tree t, std::string &out)
 
 } // namespace
 
-std::string
-kcfi_type_name (tree fntype, location_t loc)
+/* Replace each ANON_MARK uid ANON_MARK of RAW by "$_N" in DONE: tags are
+   numbered in the order they first appear in a finished text.  */
+static void
+number_anonymous (const kcfi_buffer &raw, kcfi_buffer &done)
 {
-  std::string s;
-  type_printer (fntype, loc).print (fntype, s, false);
-  for (size_t at; (at = s.find (ANON_MARK)) != std::string::npos;)
+  done.clear ();
+  const char *p = raw.data (), *end = p + raw.size ();
+  for (const char *mark; (mark = (const char *) memchr (p, ANON_MARK,
+							 end - p));)
     {
-      size_t end = s.find (ANON_MARK, at + 1);
-      unsigned uid = std::stoul (s.substr (at + 1, end - at - 1));
+      done.append (p, mark - p);
+      unsigned uid = strtoul (mark + 1, (char **) &p, 10);
+      p++;			/* the closing ANON_MARK */
       auto n = anon_numbers.emplace (uid, anon_numbers.size ()).first;
-      s.replace (at, end - at + 1, "$_" + std::to_string (n->second));
+      done += "$_";
+      done += std::to_string (n->second);
     }
-  return s;
+  done.append (p, end - p);
+}
+
+/* The finished texts of whole types, by TYPE_UID: a TU declares many
+   functions of one type (GCC shares equal function types).  A text with
+   a "?" is not kept: each use reports its error.  */
+static kcfi_uid_map<kcfi_text> type_texts;
+
+kcfi_text *
+kcfi_type_text (tree type, location_t loc)
+{
+  if (kcfi_text *known = type_texts.get (TYPE_UID (type)))
+    return known;
+  static kcfi_buffer raw, done;
+  raw.clear ();
+  type_printer printer (type, loc);
+  printer.print (type, raw, false);
+  kcfi_text *text;
+  if (!memchr (raw.data (), ANON_MARK, raw.size ()))
+    text = kcfi_text_intern (raw.data (), raw.size ());
+  else
+    {
+      number_anonymous (raw, done);
+      text = kcfi_text_intern (done.data (), done.size ());
+    }
+  if (!printer.failed ())
+    type_texts.put (TYPE_UID (type), text);
+  return text;
+}
+
+const char *
+kcfi_type_name (tree type, location_t loc)
+{
+  return kcfi_type_text (type, loc)->str;
 }
 
 /* The type a function definition has for Clang.  A K&R definition
@@ -444,25 +534,48 @@ definition_type (tree fndecl)
   return build_type_attribute_variant (proto, TYPE_ATTRIBUTES (fntype));
 }
 
-/* Print FNDECL's type into its KCFI_ATTR_FN, which LTO streams along.  */
-const char *
+/* The types recorded for function declarations, by DECL_UID.  */
+static kcfi_uid_map<kcfi_text> decl_types;
+
+/* Print FNDECL's type.  Into its KCFI_ATTR_FN as well where something
+   else needs it there: LTO streams it along, and IPA-ICF, comparing the
+   attributes of definitions, keeps bodies of different types apart.
+   Declarations without a body do without it when not streamed: the
+   attribute made GCC's own attribute lookups on them measurably slower.  */
+kcfi_text *
 kcfi_record_function_type (tree fndecl)
 {
-  std::string s = kcfi_type_name (definition_type (fndecl),
-				  DECL_SOURCE_LOCATION (fndecl));
-  DECL_ATTRIBUTES (fndecl) = kcfi_attr_with (DECL_ATTRIBUTES (fndecl),
-					     KCFI_ATTR_FN, s.c_str ());
-  return kcfi_attr_text (DECL_ATTRIBUTES (fndecl), KCFI_ATTR_FN);
+  kcfi_text *text = kcfi_type_text (definition_type (fndecl),
+				    DECL_SOURCE_LOCATION (fndecl));
+  decl_types.put (DECL_UID (fndecl), text);
+  cgraph_node *node = cgraph_node::get (fndecl);
+  if (!kcfi_types_intact_p () || (node && node->definition))
+    DECL_ATTRIBUTES (fndecl) = kcfi_attr_with (DECL_ATTRIBUTES (fndecl),
+					       KCFI_ATTR_FN, text->str);
+  return text;
+}
+
+bool
+kcfi_function_type_recorded_p (tree fndecl)
+{
+  return decl_types.get (DECL_UID (fndecl))
+	 || kcfi_attr_text (DECL_ATTRIBUTES (fndecl), KCFI_ATTR_FN);
 }
 
 /* FNDECL's recorded type; or, while the front end's types are intact,
    recorded now (for a function the IPA-start walk did not need); else
    NULL: after free_lang_data typedef names and char's identity are gone.  */
-const char *
-kcfi_function_type_text (tree fndecl)
+kcfi_text *
+kcfi_function_type (tree fndecl)
 {
+  if (kcfi_text *known = decl_types.get (DECL_UID (fndecl)))
+    return known;
   if (const char *text = kcfi_attr_text (DECL_ATTRIBUTES (fndecl),
 					 KCFI_ATTR_FN))
-    return text;
+    {
+      kcfi_text *interned = kcfi_text_intern (text, strlen (text));
+      decl_types.put (DECL_UID (fndecl), interned);
+      return interned;
+    }
   return kcfi_types_intact_p () ? kcfi_record_function_type (fndecl) : NULL;
 }
