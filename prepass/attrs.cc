@@ -9,6 +9,7 @@
  * relocated data, hence the mprotect.
  */
 #include "kcfi-plugin.h"
+#include "tables.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -52,22 +53,27 @@ mark_decl (tree decl, const char *name)
 
 /* Remove "kcfi" from one no_sanitize argument, which may be a
    comma-separated list.  Returns the remaining list ("" if nothing is
-   left) and sets *FOUND when "kcfi" was there.  */
-static std::string
+   left; valid until the next call) and sets *FOUND when "kcfi" was
+   there.  */
+static const char *
 without_kcfi (const char *list, bool *found)
 {
-  std::string rest;
+  static kcfi_buffer rest;
+  rest.clear ();
   for (const char *p = list; *p;)
     {
       const char *end = strchrnul (p, ',');
-      std::string item (p, end - p);
-      if (item == "kcfi")
+      if (end - p == 4 && !memcmp (p, "kcfi", 4))
 	*found = true;
-      else if (!item.empty ())
-	rest += (rest.empty () ? "" : ",") + item;
+      else if (end != p)
+	{
+	  if (rest.size ())
+	    rest += ',';
+	  rest.append (p, end - p);
+	}
       p = *end ? end + 1 : end;
     }
-  return rest;
+  return rest.c_str ();
 }
 
 static tree
@@ -84,10 +90,10 @@ no_sanitize_handler (tree *node, tree name, tree args, int flags,
       tree v = TREE_VALUE (a);
       if (TREE_CODE (v) == STRING_CST)
 	{
-	  std::string left = without_kcfi (TREE_STRING_POINTER (v), &found);
-	  if (left.empty ())
+	  const char *left = without_kcfi (TREE_STRING_POINTER (v), &found);
+	  if (!*left)
 	    continue;
-	  v = build_string (left.size () + 1, left.c_str ());
+	  v = build_string (strlen (left) + 1, left);
 	}
       rest = tree_cons (TREE_PURPOSE (a), v, rest);
     }

@@ -6,15 +6,13 @@
 #include "function.h"
 #include "gimple.h"
 #include "gimple-iterator.h"
-
-#include <vector>
+#include "tables.h"
 
 /* The indirect calls of FUN as GCC's IL sees them: no known callee, not
    internal.  */
-static std::vector<gcall *>
-indirect_calls (function *fun)
+static void
+indirect_calls (function *fun, auto_vec<gcall *> &calls)
 {
-  std::vector<gcall *> calls;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -23,14 +21,13 @@ indirect_calls (function *fun)
 	gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
 	if (call && !gimple_call_internal_p (call)
 	    && !gimple_call_fndecl (call))
-	  calls.push_back (call);
+	  calls.safe_push (call);
       }
-  return calls;
 }
 
 /* Calls made after tagging (none are expected) read as "<untagged>" here
    and are refused right after expand.  */
-static std::string
+static const char *
 call_tag (gcall *call)
 {
   const char *t = kcfi_attr_text (TYPE_ATTRIBUTES (gimple_call_fntype (call)),
@@ -66,7 +63,9 @@ kcfi_tag_calls (function *fun)
   check_patchable_entry (fun->decl);
   bool unchecked = lookup_attribute (KCFI_ATTR_NO_SANITIZE,
 				     DECL_ATTRIBUTES (fun->decl));
-  for (gcall *call : indirect_calls (fun))
+  auto_vec<gcall *> calls;
+  indirect_calls (fun, calls);
+  for (gcall *call : calls)
     {
       tree fntype = gimple_call_fntype (call);
       if (lookup_attribute (KCFI_ATTR_CALL, TYPE_ATTRIBUTES (fntype)))
@@ -74,9 +73,9 @@ kcfi_tag_calls (function *fun)
       location_t loc = gimple_location (call);
       if (loc == UNKNOWN_LOCATION)
 	loc = DECL_SOURCE_LOCATION (fun->decl);
-      std::string tag = unchecked ? "" : kcfi_type_name (fntype, loc);
+      const char *tag = unchecked ? "" : kcfi_type_name (fntype, loc);
       tree attrs = kcfi_attr_with (TYPE_ATTRIBUTES (fntype), KCFI_ATTR_CALL,
-				   tag.c_str ());
+				   tag);
       gimple_call_set_fntype (call,
 			      build_type_attribute_variant (fntype, attrs));
     }
@@ -90,15 +89,21 @@ kcfi_tag_calls (function *fun)
 unsigned
 kcfi_summarize_calls (function *fun)
 {
-  std::string all;
-  for (gcall *call : indirect_calls (fun))
-    all += call_tag (call) + "\n";
+  static kcfi_buffer all;
+  all.clear ();
+  auto_vec<gcall *> calls;
+  indirect_calls (fun, calls);
+  for (gcall *call : calls)
+    {
+      all += call_tag (call);
+      all += '\n';
+    }
   tree attrs = DECL_ATTRIBUTES (fun->decl);
   const char *old = kcfi_attr_text (attrs, KCFI_ATTR_CALLS);
-  if (all != (old ? old : ""))
+  if (strcmp (all.c_str (), old ? old : ""))
     DECL_ATTRIBUTES (fun->decl)
       = kcfi_attr_with (attrs, KCFI_ATTR_CALLS,
-			all.empty () ? NULL : all.c_str ());
+			all.size () ? all.c_str () : NULL);
   return 0;
 }
 
@@ -109,10 +114,11 @@ kcfi_summarize_calls (function *fun)
 unsigned
 kcfi_guard_tail_merge (function *fun)
 {
-  std::vector<gcall *> calls = indirect_calls (fun);
+  auto_vec<gcall *> calls;
+  indirect_calls (fun, calls);
   bool mixed = false;
   for (gcall *call : calls)
-    mixed |= call_tag (call) != call_tag (calls[0]);
+    mixed |= strcmp (call_tag (call), call_tag (calls[0])) != 0;
   flag_tree_tail_merge = mixed ? 0 : opt_for_fn (fun->decl,
 						 flag_tree_tail_merge);
   return 0;

@@ -25,8 +25,6 @@
 #include "cgraph.h"
 #include "output.h"
 
-#include <string>
-
 /* Private attributes.  A space in the name keeps them out of C source;
    nothing looks up their specs, so they need no registration.  */
 #define KCFI_ATTR_CALL "kcfi call"	/* on a call's fntype: the type it
@@ -53,13 +51,13 @@ bool kcfi_nocf_check_p (tree fndecl);
 #define KCFI_MAX_TYPE_ID (1u << 20)
 struct kcfi_text
 {
-  const char *str;
-  size_t len;
-  unsigned hash;
+  unsigned len;
   unsigned id;			/* 0: not used yet */
   bool defined;			/* its .kcfi_type is out */
+  char str[];			/* NUL-terminated */
 };
 kcfi_text *kcfi_text_intern (const char *str, size_t len);
+void kcfi_texts_reserve (size_t n);
 unsigned kcfi_type_id (kcfi_text *text);
 kcfi_text *kcfi_type_of (unsigned id);
 unsigned kcfi_intern (const char *text);
@@ -85,6 +83,7 @@ const char *kcfi_type_name (tree type, location_t loc);
 kcfi_text *kcfi_record_function_type (tree fndecl);
 bool kcfi_function_type_recorded_p (tree fndecl);
 kcfi_text *kcfi_function_type (tree fndecl);
+void kcfi_expect_function_types (size_t n);
 
 /* typeinfo.cc: __builtin_linux_abi_kcfi_name/_hash (doc/directives.md 2.5) */
 void kcfi_define_typeinfo_builtins (void *, void *);

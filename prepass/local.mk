@@ -17,7 +17,8 @@ EXTRA_DIST += $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)
 
 KCFI_PLUGIN_TRIPLES = $(NATIVE_TRIPLE) $(CROSS_TRIPLES)
 KCFI_PLUGINS = $(KCFI_PLUGIN_TRIPLES:%=prepass/plugins/%/kcfi.so)
-KCFI_PLUGIN_CXXFLAGS = -std=gnu++17 -fPIC -fno-rtti -shared -O2 -g \
+KCFI_PLUGIN_CXXFLAGS = -std=gnu++17 -fPIC -fno-rtti -fno-exceptions -shared -O2 -g \
+	-Wl,--as-needed \
 	-Wall -Wextra -Wno-unused-parameter
 CLEANFILES += $(KCFI_PLUGINS)
 

@@ -18,11 +18,7 @@ static unsigned batches;
 static void
 put (unsigned n)
 {
-  char buf[12], *p = buf + sizeof buf;
-  do
-    *--p = '0' + n % 10;
-  while (n /= 10);
-  line.append (p, buf + sizeof buf - p);
+  line.put_uint (n);
 }
 
 /* S between double quotes, '"' and '\\' escaped.  */
@@ -105,7 +101,10 @@ put_symbol (tree decl)
       line += name;
       return;
     }
-  std::string both = std::string (prefix) + name;
+  static kcfi_buffer both;
+  both.clear ();
+  both += prefix;
+  both += name;
   put_quoted (both.c_str ());
 }
 

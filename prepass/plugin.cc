@@ -13,7 +13,8 @@
  *   after "expand"             call markers                    rtl-passes.cc
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
- *   PLUGIN_PRAGMAS (cc1, C)    typeinfo builtin macros         typeinfo.cc
+ *   PLUGIN_PRAGMAS (cc1, C),   typeinfo builtin macros         typeinfo.cc
+ *   then entering <built-in>
  *   after "cfg" (cc1)          typeinfo markers -> objects     typeinfo.cc
  *   PLUGIN_FINISH_UNIT         .kcfi_extern, .kcfi_typeinfo    here
  *
@@ -123,6 +124,7 @@ all_ipa_passes_start (void *, void *)
       static const char guard[] = ".kcfi_require_plugin";
       symtab->finalize_toplevel_asm (build_string (sizeof guard - 1, guard));
     }
+  kcfi_expect_function_types (symtab->cgraph_count);
   cgraph_node *node;
   FOR_EACH_FUNCTION (node)
     {
@@ -181,6 +183,10 @@ public:
   kcfi_pass (const char *name, unsigned props)
     : BASE ({ T, name, OPTGROUP_NONE, TV_NONE, props, 0, 0, 0, 0 }, g) {}
   unsigned int execute (function *fun) final override { return FN (fun); }
+  /* cc1's own allocator: the global operators would make the dynamic
+     linker load libstdc++.so into every compilation just for them.  */
+  static void *operator new (size_t size) { return xmalloc (size); }
+  static void operator delete (void *p) { free (p); }
 };
 
 template <opt_pass_type T, typename BASE, unsigned (*FN) (function *)>
@@ -234,7 +240,7 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 		     NULL);
   register_callback (name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
   register_callback (name, PLUGIN_PRAGMAS, kcfi_define_typeinfo_builtins,
-		     NULL);
+		     (void *) name);
 
   add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_tag_calls>
     (name, "kcfi_tag", PROP_cfg, "cfg", PASS_POS_INSERT_AFTER);

@@ -22,8 +22,7 @@
 #include "target.h"
 #include "rtl-iter.h"
 #include "insn-attr.h"
-
-#include <vector>
+#include "tables.h"
 
 /* Markers are MARK_BASE + id, or MARK_BASE + MARK_DIRECT for a call known
    to be direct; the odd base keeps them apart from any (use (const_int))
@@ -198,8 +197,9 @@ call_pattern_p (rtx_insn *insn)
 #endif
 }
 
-/* The directive INSN needs, "" for none.  */
-static std::string
+/* The directive INSN needs, "" for none; the text lives until the next
+   call.  */
+static const char *
 directive_for (rtx_insn *insn, rtx return_address)
 {
   if (call_pattern_p (insn))
@@ -215,10 +215,13 @@ directive_for (rtx_insn *insn, rtx return_address)
     {
       if (mark == 0)
 	return ".kcfi_call_unchecked";
-      std::string d = ".kcfi_call " + std::to_string (mark);
+      static kcfi_buffer d;
+      d.clear ();
+      d += ".kcfi_call ";
+      d.put_uint (mark);
       for (int i = 1; i < kcfi_reserve; i++)
 	d += " ;";
-      return d;
+      return d.c_str ();
     }
   if (addr && (mark >= 0 || SYMBOL_REF_P (addr) || known_callee (insn, addr)))
     return printed_as_indirect (addr) ? ".kcfi_call_direct" : "";
@@ -237,12 +240,17 @@ kcfi_emit_directives (function *fun)
 #ifdef INCOMING_RETURN_ADDR_RTX
   return_address = INCOMING_RETURN_ADDR_RTX;
 #endif
-  std::vector<std::pair<rtx_insn *, std::string>> sites;
+  struct site
+  {
+    rtx_insn *insn;
+    const char *text;		/* GC memory, for the asm */
+  };
+  auto_vec<site> sites;
   for (rtx_insn *insn = get_insns (); insn; insn = NEXT_INSN (insn))
     {
-      std::string d = directive_for (insn, return_address);
-      if (!d.empty ())
-	sites.emplace_back (insn, d);
+      const char *d = directive_for (insn, return_address);
+      if (*d)
+	sites.safe_push ({ insn, ggc_strdup (d) });
       int mark = CALL_P (insn) ? call_marker (insn) : -1;
       if (mark > 0 && mark != MARK_DIRECT)
 	kcfi_define_type (mark);
@@ -271,13 +279,12 @@ kcfi_emit_directives (function *fun)
     {
       /* No location on the asm itself (final would print line markers);
 	 the call's location keeps .loc in front of the directive.  */
-      const char *text = ggc_strdup (site.second.c_str ());
-      rtx body = gen_rtx_ASM_OPERANDS (VOIDmode, text, "", 0, rtvec_alloc (0),
+      rtx body = gen_rtx_ASM_OPERANDS (VOIDmode, site.text, "", 0,
 				       rtvec_alloc (0), rtvec_alloc (0),
-				       UNKNOWN_LOCATION);
+				       rtvec_alloc (0), UNKNOWN_LOCATION);
       MEM_VOLATILE_P (body) = 1;
-      rtx_insn *asm_insn = emit_insn_before (body, site.first);
-      INSN_LOCATION (asm_insn) = INSN_LOCATION (site.first);
+      rtx_insn *asm_insn = emit_insn_before (body, site.insn);
+      INSN_LOCATION (asm_insn) = INSN_LOCATION (site.insn);
     }
   return 0;
 }

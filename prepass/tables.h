@@ -5,14 +5,14 @@
  * std::string a large part of the plugin's cost: a node and a string per
  * entry, and as much again to free them all at exit, right before the
  * process ends anyway.  These tables are never freed and have no
- * destructors.
+ * destructors.  Nor does the plugin use anything else from libstdc++:
+ * without it, cc1 need not load libstdc++.so for every file it compiles.
  */
 #ifndef KCFI_TABLES_H
 #define KCFI_TABLES_H
 
 #include <stddef.h>
 #include <string.h>
-#include <string>
 
 /* SIZE bytes (aligned for a pointer) that are never freed.  */
 void *kcfi_permanent (size_t size);
@@ -40,10 +40,21 @@ public:
     append (&c, 1);
     return *this;
   }
-  kcfi_buffer &operator+= (const std::string &s)
+  /* N in decimal.  */
+  void put_uint (unsigned long long n)
   {
-    append (s.data (), s.size ());
-    return *this;
+    char digits[24], *p = digits + sizeof digits;
+    do
+      *--p = '0' + n % 10;
+    while (n /= 10);
+    append (p, digits + sizeof digits - p);
+  }
+  /* The text, NUL-terminated (the NUL is not part of it).  */
+  const char *c_str ()
+  {
+    append ("", 1);
+    len--;
+    return buf;
   }
   const char *data () const { return buf; }
   size_t size () const { return len; }
@@ -61,62 +72,80 @@ private:
 };
 
 /* A map from a uid (TYPE_UID, DECL_UID: never reused, unlike the
-   addresses of collected trees) to a non-null V *.  Zero-initialised
-   storage is an empty map.  */
+   addresses of collected trees) to a non-zero V (a pointer, a number),
+   in one array of
+   key/value slots, at most 3/4 full.  Uids made one after another mostly
+   are looked up one after another (the plugin walks functions and their
+   types in the order GCC made them): sixteen consecutive uids get
+   neighbouring slots, so such a walk reads memory in runs instead of one
+   random cache line per entry.  Zero-initialised storage is an empty map.  */
 template <typename V>
 class kcfi_uid_map
 {
 public:
-  V *get (unsigned uid) const
+  V get (unsigned uid) const
   {
     if (!used)
-      return NULL;
+      return V ();
     for (size_t i = slot (uid);; i = (i + 1) & mask)
       {
-	if (keys[i] == uid + 1)
-	  return vals[i];
-	if (!keys[i])
-	  return NULL;
+	if (slots[i].key == uid + 1)
+	  return slots[i].val;
+	if (!slots[i].key)
+	  return V ();
       }
   }
 
-  void put (unsigned uid, V *v)
+  void put (unsigned uid, V v)
   {
-    if (2 * (used + 1) > mask + 1)
-      grow ();
+    if (4 * (used + 1) > 3 * capacity ())
+      resize (2 * (used + 1));
     size_t i = slot (uid);
-    for (; keys[i] && keys[i] != uid + 1; i = (i + 1) & mask)
+    for (; slots[i].key && slots[i].key != uid + 1; i = (i + 1) & mask)
       ;
-    used += !keys[i];
-    keys[i] = uid + 1;
-    vals[i] = v;
+    used += !slots[i].key;
+    slots[i].key = uid + 1;
+    slots[i].val = v;
+  }
+
+  /* Make room for N entries in all, so that filling it never copies.  */
+  void reserve (size_t n)
+  {
+    if (4 * n > 3 * capacity ())
+      resize (n);
   }
 
 private:
-  unsigned *keys;		/* uid + 1; 0: free */
-  V **vals;
+  struct entry
+  {
+    unsigned key;		/* uid + 1; 0: free */
+    V val;
+  };
+  entry *slots;
   size_t mask;			/* capacity - 1 */
   size_t used;
 
+  size_t capacity () const { return slots ? mask + 1 : 0; }
+
   size_t slot (unsigned uid) const
   {
-    return (uid * 0x9e3779b1u) & mask;
+    return ((size_t) ((uid >> 4) * 0x9e3779b1u) << 4 | (uid & 15)) & mask;
   }
 
-  void grow ()
+  /* A capacity that holds N entries at most 3/4 full.  */
+  void resize (size_t n)
   {
-    unsigned *old_keys = keys;
-    V **old_vals = vals;
-    size_t old_cap = keys ? mask + 1 : 0;
-    mask = old_cap ? 2 * old_cap - 1 : 255;
-    keys = XCNEWVEC (unsigned, mask + 1);
-    vals = XNEWVEC (V *, mask + 1);
+    entry *old = slots;
+    size_t old_cap = capacity (), cap = 256;
+    while (4 * n > 3 * cap)
+      cap *= 2;
+    slots = XCNEWVEC (entry, cap);
+    mask = cap - 1;
     used = 0;
     for (size_t i = 0; i < old_cap; i++)
-      if (old_keys[i])
-	put (old_keys[i] - 1, old_vals[i]);
-    free (old_keys);
-    free (old_vals);
+      if (old[i].key)
+	put (old[i].key - 1, old[i].val);
+    free (old);
   }
 };
 

@@ -45,28 +45,45 @@ text_hash (const char *s, size_t len)
   return h ^ (h >> 32);
 }
 
-/* An open-addressing table of the texts, at most half full.  Id 0 is
-   "unchecked" (the empty text) and is never defined; real types start at
-   1.  */
-static kcfi_text **texts;
+/* An open-addressing table of the texts, at most 3/4 full.  A slot
+   holds the hash as well, so that a probe reads no text but the one that
+   matches.  Id 0 is "unchecked" (the empty text) and is never defined;
+   real types start at 1.  */
+struct text_slot
+{
+  unsigned hash;
+  kcfi_text *text;		/* NULL: free */
+};
+static text_slot *texts;
 static size_t texts_mask, texts_used;
 static kcfi_text **by_id;		/* [id]; by_id[0] unused */
 static unsigned next_id = 1;
 
-static void
-grow_texts (void)
+static size_t
+texts_capacity (void)
 {
-  kcfi_text **old = texts;
-  size_t old_cap = old ? texts_mask + 1 : 0;
-  texts_mask = old_cap ? 2 * old_cap - 1 : 4095;
-  texts = XCNEWVEC (kcfi_text *, texts_mask + 1);
+  return texts ? texts_mask + 1 : 0;
+}
+
+/* Room for N texts in all, so that filling the table never copies it.  */
+void
+kcfi_texts_reserve (size_t n)
+{
+  if (4 * n <= 3 * texts_capacity ())
+    return;
+  text_slot *old = texts;
+  size_t old_cap = texts_capacity (), cap = 4096;
+  while (4 * n > 3 * cap)
+    cap *= 2;
+  texts = XCNEWVEC (text_slot, cap);
+  texts_mask = cap - 1;
   for (size_t i = 0; i < old_cap; i++)
-    if (kcfi_text *t = old[i])
+    if (old[i].text)
       {
-	size_t j = t->hash & texts_mask;
-	while (texts[j])
+	size_t j = old[i].hash & texts_mask;
+	while (texts[j].text)
 	  j = (j + 1) & texts_mask;
-	texts[j] = t;
+	texts[j] = old[i];
       }
   free (old);
 }
@@ -74,23 +91,22 @@ grow_texts (void)
 kcfi_text *
 kcfi_text_intern (const char *str, size_t len)
 {
-  if (2 * (texts_used + 1) > texts_mask + 1)
-    grow_texts ();
+  if (4 * (texts_used + 1) > 3 * texts_capacity ())
+    kcfi_texts_reserve (2 * (texts_used + 1));
   unsigned hash = text_hash (str, len);
   size_t i = hash & texts_mask;
-  for (kcfi_text *t; (t = texts[i]); i = (i + 1) & texts_mask)
-    if (t->hash == hash && t->len == len && !memcmp (t->str, str, len))
+  for (kcfi_text *t; (t = texts[i].text); i = (i + 1) & texts_mask)
+    if (texts[i].hash == hash && t->len == len && !memcmp (t->str, str, len))
       return t;
-  kcfi_text *t = (kcfi_text *) kcfi_permanent (sizeof *t + len + 1);
-  char *copy = (char *) (t + 1);
-  memcpy (copy, str, len);
-  copy[len] = 0;
-  t->str = copy;
+  kcfi_text *t = (kcfi_text *) kcfi_permanent (offsetof (kcfi_text, str)
+					       + len + 1);
+  memcpy (t->str, str, len);
+  t->str[len] = 0;
   t->len = len;
-  t->hash = hash;
   t->id = 0;
   t->defined = false;
-  texts[i] = t;
+  texts[i].hash = hash;
+  texts[i].text = t;
   texts_used++;
   return t;
 }

@@ -32,6 +32,7 @@
 #include "gimple-fold.h"
 #include "langhooks.h"
 #include "cpplib.h"
+#include "tables.h"
 
 /* cc1's preprocessor; lto1 has neither, hence weak.  */
 extern cpp_reader *parse_in __attribute__ ((weak));
@@ -47,53 +48,73 @@ extern void cpp_stop_forcing_token_locations (cpp_reader *)
 static const char name_marker[] = "__kcfi_typeinfo_name";
 static const char hash_marker[] = "__kcfi_typeinfo_hash";
 
-static std::string
+static const char *
 builtin_macro (const char *builtin, const char *ret, const char *marker)
 {
-  return std::string (builtin) + "(T)=(__extension__ ({ "
-	 "(void) __builtin_types_compatible_p (void, T); "
-	 "extern " + ret + " " + marker + " (int, ...); "
-	 + marker + " (0, (__typeof__ (T) *) 0); }))";
+  static kcfi_buffer m;
+  m.clear ();
+  m += builtin;
+  m += "(T)=(__extension__ ({ "
+       "(void) __builtin_types_compatible_p (void, T); extern ";
+  m += ret;
+  m += ' ';
+  m += marker;
+  m += " (int, ...); ";
+  m += marker;
+  m += " (0, (__typeof__ (T) *) 0); }))";
+  return m.c_str ();
 }
 
-/* PLUGIN_PRAGMAS comes from the C front end's init, before the main file
-   is read, in -E as in normal compilations.  Preprocessed input has had
-   its macros expanded already.  The definitions sit at <built-in>, like
-   GCC's own predefined macros.  */
+/* The first file change after PLUGIN_PRAGMAS is the C front end entering
+   "<built-in>", right before it defines its own predefined macros: the
+   definitions go there too, at the same place in the line table.  Not
+   earlier: when -g3 (or -dD) records every definition, the recorder needs
+   that line map (and the debug info writer its tables), and neither
+   exists yet at PLUGIN_PRAGMAS.  */
+static void
+define_at_builtin (void *, void *plugin_name)
+{
+  unregister_callback ((const char *) plugin_name, PLUGIN_INCLUDE_FILE);
+  cpp_force_token_locations (parse_in, BUILTINS_LOCATION);
+  cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_name",
+				       "const char *", name_marker));
+  cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_hash",
+				       "unsigned int", hash_marker));
+  cpp_stop_forcing_token_locations (parse_in);
+}
+
+/* PLUGIN_PRAGMAS comes from the C front end's init, in -E as in normal
+   compilations, before the predefined macros.  Preprocessed input has had
+   its macros expanded already.  PLUGIN_NAME is the plugin's name.  */
 void
-kcfi_define_typeinfo_builtins (void *, void *)
+kcfi_define_typeinfo_builtins (void *, void *plugin_name)
 {
   if (!&parse_in || !parse_in || !&cpp_define || !&cpp_get_options
       || !&cpp_force_token_locations || !&cpp_stop_forcing_token_locations
       || !lang_GNU_C () || cpp_get_options (parse_in)->preprocessed)
     return;
-  cpp_force_token_locations (parse_in, BUILTINS_LOCATION);
-  cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_name",
-				       "const char *", name_marker).c_str ());
-  cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_hash",
-				       "unsigned int", hash_marker).c_str ());
-  cpp_stop_forcing_token_locations (parse_in);
+  register_callback ((const char *) plugin_name, PLUGIN_INCLUDE_FILE,
+		     define_at_builtin, plugin_name);
 }
 
 /* A stable key for a type text, so that LTO merges the objects of equal
    texts from different units and never two different ones.  (A naming
    hash, not a type id.)  */
-static std::string
-object_name (const std::string &text)
+static tree
+object_name (const char *text)
 {
   unsigned long long h = 14695981039346656037ull;
-  for (unsigned char c : text)
-    h = (h ^ c) * 1099511628211ull;
+  for (const unsigned char *c = (const unsigned char *) text; *c; c++)
+    h = (h ^ *c) * 1099511628211ull;
   char buf[40];
   snprintf (buf, sizeof buf, "__kcfi_typeinfo.%016llx", h);
-  return buf;
+  return get_identifier (buf);
 }
 
 static tree
-typeinfo_object (const std::string &text)
+typeinfo_object (const char *text)
 {
-  std::string name = object_name (text);
-  tree id = get_identifier (name.c_str ());
+  tree id = object_name (text);
   if (varpool_node *v = varpool_node::get_for_asmname (id))
     return v->decl;
   tree word = build_qualified_type (unsigned_type_node, TYPE_QUAL_CONST);
@@ -108,7 +129,7 @@ typeinfo_object (const std::string &text)
   DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
   DECL_VISIBILITY_SPECIFIED (var) = 1;
   DECL_ATTRIBUTES (var) = kcfi_attr_with (NULL_TREE, KCFI_ATTR_TYPEINFO,
-					  text.c_str ());
+					  text);
   varpool_node::get_create (var);
   return var;
 }
@@ -136,8 +157,8 @@ lower_marker (gimple_stmt_iterator *gsi, function *fun)
 		"%<__builtin_linux_abi_kcfi_hash%>", fn);
       return;
     }
-  std::string text = kcfi_type_name (TREE_TYPE (TREE_TYPE (arg)), loc);
-  tree var = typeinfo_object (text);
+  tree var = typeinfo_object (kcfi_type_name (TREE_TYPE (TREE_TYPE (arg)),
+					      loc));
   tree word = TREE_TYPE (TREE_TYPE (var));
   tree expr;
   if (want_name)
@@ -164,14 +185,21 @@ kcfi_lower_typeinfo (function *fun)
   return 0;
 }
 
-static std::string
+/* S quoted for the assembler; valid until the next call.  */
+static const char *
 quoted (const char *s)
 {
-  std::string q = "\"";
+  static kcfi_buffer q;
+  q.clear ();
+  q += '"';
   for (; *s; s++)
-    q += (*s == '"' || *s == '\\') ? std::string ("\\") + *s
-				   : std::string (1, *s);
-  return q + "\"";
+    {
+      if (*s == '"' || *s == '\\')
+	q += '\\';
+      q += *s;
+    }
+  q += '"';
+  return q.c_str ();
 }
 
 /* At the end of an output file: the objects its code refers to.  */
@@ -184,5 +212,5 @@ kcfi_emit_typeinfo (void)
 					   KCFI_ATTR_TYPEINFO))
       fprintf (asm_out_file, "\t.kcfi_typeinfo %s, %s\n",
 	       IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (v->decl)),
-	       quoted (text).c_str ());
+	       quoted (text));
 }

@@ -15,13 +15,11 @@
 #include "bversion.h"
 #include "tables.h"
 
-#include <unordered_map>
-#include <vector>
-
 /* Truly anonymous tags are numbered per TU in the order first printed.
    Keyed by TYPE_UID, which is never reused, not by the (collectable) tree.
    The printer leaves ANON_MARK uid ANON_MARK where the number goes.  */
-static std::unordered_map<unsigned, unsigned> anon_numbers;
+static kcfi_uid_map<unsigned> anon_numbers;	/* number + 1 */
+static unsigned anon_count;
 static const char ANON_MARK = '\001';
 
 /* The node to compare with GCC's global ones: attribute variants (such as
@@ -63,23 +61,27 @@ arithmetic_name (tree m, kcfi_buffer &out)
 	out += TYPE_UNSIGNED (m) ? "unsigned __int128" : "__int128";
 	return true;
       }
-  const std::pair<tree, const char *> reals[] = {
+  const struct
+  {
+    tree node;
+    const char *name;
+  } reals[] = {
     { float_type_node, "float" }, { double_type_node, "double" },
     { long_double_type_node, "long double" },
     { dfloat32_type_node, "_Decimal32" }, { dfloat64_type_node, "_Decimal64" },
     { dfloat128_type_node, "_Decimal128" },
   };
   for (const auto &r : reals)
-    if (m == r.first)
+    if (m == r.node)
       {
-	out += r.second;
+	out += r.name;
 	return true;
       }
   for (int i = 0; i < NUM_FLOATN_NX_TYPES; i++)
     if (FLOATN_NX_TYPE_NODE (i) && m == FLOATN_NX_TYPE_NODE (i))
       {
 	out += "_Float";
-	out += std::to_string (floatn_nx_types[i].n);
+	out.put_uint (floatn_nx_types[i].n);
 	if (floatn_nx_types[i].extended)
 	  out += 'x';
 	return true;
@@ -109,12 +111,16 @@ arithmetic_name (tree m, kcfi_buffer &out)
 static const char *
 fixed_point_name (tree m)
 {
-  const std::pair<tree, const char *> fixed[] = {
+  const struct
+  {
+    tree node;
+    const char *name;
+  } fixed[] = {
     KCFI_FIXED_KIND (fract, "_Fract"), KCFI_FIXED_KIND (accum, "_Accum"),
   };
   for (const auto &f : fixed)
-    if (f.first && m == f.first)
-      return f.second;
+    if (f.node && m == f.node)
+      return f.name;
   return "";
 }
 
@@ -147,7 +153,7 @@ tag (tree t, kcfi_buffer &out)
     }
   /* Numbered by kcfi_type_name, left to right in the finished text.  */
   out += ANON_MARK;
-  out += std::to_string (TYPE_UID (TYPE_MAIN_VARIANT (t)));
+  out.put_uint (TYPE_UID (TYPE_MAIN_VARIANT (t)));
   out += ANON_MARK;
 }
 
@@ -161,9 +167,9 @@ struct raw_text
   size_t len;
   char str[];
 };
-static kcfi_uid_map<raw_text> param_texts;	/* print (T, true) */
-static kcfi_uid_map<raw_text> return_prefixes;	/* prefix (T, false, false) */
-static kcfi_uid_map<raw_text> return_suffixes;	/* suffix (T) */
+static kcfi_uid_map<raw_text *> param_texts;	/* print (T, true) */
+static kcfi_uid_map<raw_text *> return_prefixes;	/* prefix (T, false, false) */
+static kcfi_uid_map<raw_text *> return_suffixes;	/* suffix (T) */
 
 class type_printer
 {
@@ -179,7 +185,7 @@ private:
 
   const char *fail (tree t);
   template <typename F>
-  void remembered (kcfi_uid_map<raw_text> &texts, tree t, kcfi_buffer &out,
+  void remembered (kcfi_uid_map<raw_text *> &texts, tree t, kcfi_buffer &out,
 		   F print_t);
   void specifier (tree t, kcfi_buffer &out);
   void params (tree fntype, kcfi_buffer &out);
@@ -202,7 +208,7 @@ type_printer::fail (tree t)
    kept: its error belongs to each prototype that has it.  */
 template <typename F>
 void
-type_printer::remembered (kcfi_uid_map<raw_text> &texts, tree t,
+type_printer::remembered (kcfi_uid_map<raw_text *> &texts, tree t,
 			  kcfi_buffer &out, F print_t)
 {
   if (raw_text *known = texts.get (TYPE_UID (t)))
@@ -255,7 +261,7 @@ type_printer::specifier (tree t, kcfi_buffer &out)
       if (TYPE_UNSIGNED (t))
 	out += "unsigned ";
       out += "_BitInt(";
-      out += std::to_string (TYPE_PRECISION (t));
+      out.put_uint (TYPE_PRECISION (t));
       out += ')';
       return;
 #endif
@@ -270,7 +276,7 @@ type_printer::specifier (tree t, kcfi_buffer &out)
 	  return;
 	}
       out += "__vector(";
-      out += std::to_string (lanes);
+      out.put_uint (lanes);
       out += ") ";
       specifier (TREE_TYPE (t), out);
       return;
@@ -356,6 +362,15 @@ type_printer::print (tree t, kcfi_buffer &out, bool strip_quals)
   suffix (t, out);
 }
 
+static const struct
+{
+  int flag;
+  const char *name;
+} quals[] = {
+  { TYPE_QUAL_CONST, "const" }, { TYPE_QUAL_VOLATILE, "volatile" },
+  { TYPE_QUAL_RESTRICT, "restrict" }, { TYPE_QUAL_ATOMIC, "_Atomic" },
+};
+
 /* BARE: nothing is derived from T, its declarator is empty.  */
 void
 type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
@@ -369,16 +384,13 @@ type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
   char q[40];
   size_t qlen = 0;
   if (!strip_quals)
-    for (auto qual : { std::make_pair (TYPE_QUAL_CONST, "const"),
-		       std::make_pair (TYPE_QUAL_VOLATILE, "volatile"),
-		       std::make_pair (TYPE_QUAL_RESTRICT, "restrict"),
-		       std::make_pair (TYPE_QUAL_ATOMIC, "_Atomic") })
-      if (TYPE_QUALS (t) & qual.first)
+    for (const auto &qual : quals)
+      if (TYPE_QUALS (t) & qual.flag)
 	{
 	  if (qlen)
 	    q[qlen++] = ' ';
-	  size_t n = strlen (qual.second);
-	  memcpy (q + qlen, qual.second, n);
+	  size_t n = strlen (qual.name);
+	  memcpy (q + qlen, qual.name, n);
 	  qlen += n;
 	}
 
@@ -475,9 +487,11 @@ number_anonymous (const kcfi_buffer &raw, kcfi_buffer &done)
       done.append (p, mark - p);
       unsigned uid = strtoul (mark + 1, (char **) &p, 10);
       p++;			/* the closing ANON_MARK */
-      auto n = anon_numbers.emplace (uid, anon_numbers.size ()).first;
+      unsigned n = anon_numbers.get (uid);
+      if (!n)
+	anon_numbers.put (uid, n = ++anon_count);
       done += "$_";
-      done += std::to_string (n->second);
+      done.put_uint (n - 1);
     }
   done.append (p, end - p);
 }
@@ -485,7 +499,7 @@ number_anonymous (const kcfi_buffer &raw, kcfi_buffer &done)
 /* The finished texts of whole types, by TYPE_UID: a TU declares many
    functions of one type (GCC shares equal function types).  A text with
    a "?" is not kept: each use reports its error.  */
-static kcfi_uid_map<kcfi_text> type_texts;
+static kcfi_uid_map<kcfi_text *> type_texts;
 
 kcfi_text *
 kcfi_type_text (tree type, location_t loc)
@@ -524,18 +538,58 @@ definition_type (tree fndecl)
   tree fntype = TREE_TYPE (fndecl);
   if (prototype_p (fntype) || !DECL_ARGUMENTS (fndecl))
     return fntype;
-  std::vector<tree> promoted;
+  auto_vec<tree> promoted;
   for (tree p = DECL_ARGUMENTS (fndecl); p; p = DECL_CHAIN (p))
-    promoted.push_back (DECL_ARG_TYPE (p));
+    promoted.safe_push (DECL_ARG_TYPE (p));
   tree args = void_list_node;
-  for (size_t i = promoted.size (); i-- > 0;)
+  for (unsigned i = promoted.length (); i-- > 0;)
     args = tree_cons (NULL_TREE, promoted[i], args);
   tree proto = build_function_type (TREE_TYPE (fntype), args);
   return build_type_attribute_variant (proto, TYPE_ATTRIBUTES (fntype));
 }
 
-/* The types recorded for function declarations, by DECL_UID.  */
-static kcfi_uid_map<kcfi_text> decl_types;
+/* The types recorded for functions, by the uid of their cgraph node:
+   dense and never reused, and both walks over all functions (IPA start,
+   end of unit) go through it in order.  A decl without a node is not
+   remembered.  */
+static kcfi_text **node_types;
+static size_t node_types_size;
+
+static kcfi_text *
+recorded_type (tree fndecl)
+{
+  cgraph_node *node = cgraph_node::get (fndecl);
+  size_t uid = node ? node->get_uid () : node_types_size;
+  return uid < node_types_size ? node_types[uid] : NULL;
+}
+
+static void
+remember_type (tree fndecl, kcfi_text *text)
+{
+  cgraph_node *node = cgraph_node::get (fndecl);
+  if (!node)
+    return;
+  size_t uid = node->get_uid ();
+  if (uid >= node_types_size)
+    {
+      size_t size = MAX (2 * node_types_size,
+			 MAX ((size_t) symtab->cgraph_max_uid, uid + 1));
+      node_types = XRESIZEVEC (kcfi_text *, node_types, size);
+      memset (node_types + node_types_size, 0,
+	      (size - node_types_size) * sizeof *node_types);
+      node_types_size = size;
+    }
+  node_types[uid] = text;
+}
+
+/* Before a walk that records the types of up to N functions: room for
+   them all at once.  */
+void
+kcfi_expect_function_types (size_t n)
+{
+  type_texts.reserve (n);
+  kcfi_texts_reserve (n);
+}
 
 /* Print FNDECL's type.  Into its KCFI_ATTR_FN as well where something
    else needs it there: LTO streams it along, and IPA-ICF, comparing the
@@ -547,7 +601,7 @@ kcfi_record_function_type (tree fndecl)
 {
   kcfi_text *text = kcfi_type_text (definition_type (fndecl),
 				    DECL_SOURCE_LOCATION (fndecl));
-  decl_types.put (DECL_UID (fndecl), text);
+  remember_type (fndecl, text);
   cgraph_node *node = cgraph_node::get (fndecl);
   if (!kcfi_types_intact_p () || (node && node->definition))
     DECL_ATTRIBUTES (fndecl) = kcfi_attr_with (DECL_ATTRIBUTES (fndecl),
@@ -558,7 +612,7 @@ kcfi_record_function_type (tree fndecl)
 bool
 kcfi_function_type_recorded_p (tree fndecl)
 {
-  return decl_types.get (DECL_UID (fndecl))
+  return recorded_type (fndecl)
 	 || kcfi_attr_text (DECL_ATTRIBUTES (fndecl), KCFI_ATTR_FN);
 }
 
@@ -568,13 +622,13 @@ kcfi_function_type_recorded_p (tree fndecl)
 kcfi_text *
 kcfi_function_type (tree fndecl)
 {
-  if (kcfi_text *known = decl_types.get (DECL_UID (fndecl)))
+  if (kcfi_text *known = recorded_type (fndecl))
     return known;
   if (const char *text = kcfi_attr_text (DECL_ATTRIBUTES (fndecl),
 					 KCFI_ATTR_FN))
     {
       kcfi_text *interned = kcfi_text_intern (text, strlen (text));
-      decl_types.put (DECL_UID (fndecl), interned);
+      remember_type (fndecl, interned);
       return interned;
     }
   return kcfi_types_intact_p () ? kcfi_record_function_type (fndecl) : NULL;
