@@ -84,6 +84,7 @@ kcfi_text *kcfi_record_function_type (tree fndecl);
 bool kcfi_function_type_recorded_p (tree fndecl);
 kcfi_text *kcfi_function_type (tree fndecl);
 void kcfi_expect_function_types (size_t n);
+void kcfi_prefetch_function_type (tree fndecl, unsigned step);
 
 /* typeinfo.cc: __builtin_linux_abi_kcfi_name/_hash (doc/directives.md 2.5) */
 void kcfi_define_typeinfo_builtins (void *, void *);

@@ -124,16 +124,26 @@ all_ipa_passes_start (void *, void *)
       static const char guard[] = ".kcfi_require_plugin";
       symtab->finalize_toplevel_asm (build_string (sizeof guard - 1, guard));
     }
-  kcfi_expect_function_types (symtab->cgraph_count);
+  auto_vec<cgraph_node *> needed;
   cgraph_node *node;
   FOR_EACH_FUNCTION (node)
+    if (!node->alias && (defined_here_p (node)
+			 ? kcfi_wants_preamble (node, true)
+			 : node->address_taken))
+      needed.safe_push (node);
+  kcfi_expect_function_types (needed.length ());
+  /* How many functions ahead each step of the chain of loads is asked for
+     (kcfi_prefetch_function_type).  */
+  static const unsigned ahead[] = { 10, 7, 4, 3, 2, 1 };
+  unsigned n = needed.length ();
+  for (unsigned i = 0; i < n; i++)
     {
-      if (node->alias)
-	continue;
-      bool needed = defined_here_p (node) ? kcfi_wants_preamble (node, true)
-					  : node->address_taken;
-      if (needed && !kcfi_function_type_recorded_p (node->decl))
-	kcfi_record_function_type (node->decl);
+      for (unsigned step = 0; step < ARRAY_SIZE (ahead); step++)
+	if (i + ahead[step] < n)
+	  kcfi_prefetch_function_type (needed[i + ahead[step]]->decl, step);
+      tree decl = needed[i]->decl;
+      if (!kcfi_function_type_recorded_p (decl))
+	kcfi_record_function_type (decl);
     }
 }
 

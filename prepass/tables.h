@@ -108,6 +108,13 @@ public:
     slots[i].val = v;
   }
 
+  /* Ask for the memory get (UID) and put (UID, ...) start at.  */
+  void prefetch (unsigned uid) const
+  {
+    if (slots)
+      __builtin_prefetch (&slots[slot (uid)]);
+  }
+
   /* Make room for N entries in all, so that filling it never copies.  */
   void reserve (size_t n)
   {

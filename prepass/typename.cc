@@ -582,6 +582,41 @@ remember_type (tree fndecl, kcfi_text *text)
   node_types[uid] = text;
 }
 
+/* Ask for the memory that recording FNDECL's type reads, one step of a
+   chain of loads at a time: STEP 0 the decl, 1 its type, 2 the first
+   parameter (and the memo's slot), 3 and on the next parameters.  A walk
+   over many functions asks for step S of a function some iterations
+   before it needs the step S + 1: each load then finds its address
+   arrived, and the cache misses of many functions overlap instead of
+   queueing one after another (GCC made these trees long before, while
+   parsing; they are cold).  */
+void
+kcfi_prefetch_function_type (tree fndecl, unsigned step)
+{
+  if (step == 0)
+    {
+      __builtin_prefetch (&TREE_TYPE (fndecl));
+      __builtin_prefetch (&DECL_ATTRIBUTES (fndecl));
+      __builtin_prefetch (&fndecl->decl_with_vis.symtab_node);
+      return;
+    }
+  tree fntype = TREE_TYPE (fndecl);
+  if (step == 1)
+    {
+      __builtin_prefetch (&TREE_TYPE (fntype));
+      __builtin_prefetch (&TYPE_ATTRIBUTES (fntype));
+      __builtin_prefetch (&TYPE_ARG_TYPES (fntype));
+      return;
+    }
+  if (step == 2)
+    type_texts.prefetch (TYPE_UID (fntype));
+  tree arg = TYPE_ARG_TYPES (fntype);
+  for (; arg && step > 2; step--)
+    arg = TREE_CHAIN (arg);
+  if (arg)
+    __builtin_prefetch (arg);
+}
+
 /* Before a walk that records the types of up to N functions: room for
    them all at once.  */
 void
