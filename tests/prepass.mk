@@ -15,7 +15,8 @@ PREPASS_TESTS = \
 	tests/prepass/pch.sh \
 	tests/prepass/codegen.sh \
 	tests/prepass/reused-types.sh \
-	tests/prepass/debug-macros.sh
+	tests/prepass/debug-macros.sh \
+	tests/prepass/no-libstdcxx.sh
 TESTS += $(PREPASS_TESTS)
 EXTRA_DIST += $(PREPASS_TESTS) tests/prepass/lib.sh tests/prepass/check-asm.awk \
 	tests/prepass/preamble.c tests/prepass/types.c tests/prepass/union-calls.c \
