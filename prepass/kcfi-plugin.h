@@ -66,6 +66,7 @@ unsigned kcfi_intern (const char *text);
 void kcfi_define_type (unsigned id);
 void kcfi_write_func (tree decl, unsigned id);	/* .kcfi_func */
 void kcfi_write_extern (tree decl, unsigned id);	/* .kcfi_extern */
+void kcfi_prefetch_symbol (tree decl, unsigned step);
 /* The lines written while one exists go out together when it ends: no
    other output may come in between.  */
 struct kcfi_batch

@@ -108,6 +108,35 @@ put_symbol (tree decl)
   put_quoted (both.c_str ());
 }
 
+/* Ask for the memory put_symbol (DECL) reads, a step of its chain of
+   loads at a time (see kcfi_prefetch_function_type): STEP 0 the decl, 1
+   its RTL, 2 the symbol, 3 the symbol's name.  */
+void
+kcfi_prefetch_symbol (tree decl, unsigned step)
+{
+  if (step == 0)
+    {
+      __builtin_prefetch (decl);
+      __builtin_prefetch (&decl->decl_with_rtl.rtl);
+      __builtin_prefetch (&decl->decl_with_vis.symtab_node);
+      return;
+    }
+  rtx rtl = DECL_RTL_IF_SET (decl);
+  if (!rtl || step == 1)
+    {
+      if (rtl)
+	__builtin_prefetch (rtl);
+      return;
+    }
+  rtx sym = MEM_P (rtl) ? XEXP (rtl, 0) : NULL_RTX;
+  if (!sym)
+    return;
+  if (step == 2)
+    __builtin_prefetch (sym);
+  else if (SYMBOL_REF_P (sym))
+    __builtin_prefetch (XSTR (sym, 0));
+}
+
 void
 kcfi_write_func (tree decl, unsigned id)
 {

@@ -154,13 +154,24 @@ all_ipa_passes_start (void *, void *)
 static void
 write_externs (void)
 {
+  auto_vec<cgraph_node *> externs;
   cgraph_node *node;
-  kcfi_batch lines;
   FOR_EACH_FUNCTION (node)
+    if (!node->alias && node->address_taken && !defined_here_p (node)
+	&& !node->in_other_partition)
+      externs.safe_push (node);
+  /* How many functions ahead each step of put_symbol's loads is asked
+     for, as in all_ipa_passes_start.  */
+  static const unsigned ahead[] = { 8, 5, 3, 1 };
+  unsigned n = externs.length ();
+  kcfi_batch lines;
+  for (unsigned i = 0; i < n; i++)
     {
-      tree decl = node->decl;
-      if (node->alias || !node->address_taken || defined_here_p (node)
-	  || node->in_other_partition || DECL_IS_UNDECLARED_BUILTIN (decl)
+      for (unsigned step = 0; step < ARRAY_SIZE (ahead); step++)
+	if (i + ahead[step] < n)
+	  kcfi_prefetch_symbol (externs[i + ahead[step]]->decl, step);
+      tree decl = externs[i]->decl;
+      if (DECL_IS_UNDECLARED_BUILTIN (decl)
 	  || fndecl_built_in_p (decl, BUILT_IN_MD))
 	continue;
       kcfi_text *type = kcfi_function_type (decl);
