@@ -270,7 +270,7 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 	char stack[1024], *heap;
 	struct slice text = type_text(d, stack, sizeof(stack), &heap);
 	struct kcfi_type_error err;
-	int rc = typetab_define(&t->types, d->id, text.p, text.n, &t->type_opts, &err);
+	int rc = typetab_define(&t->types, d->id, text.p, text.n, t->loc.line, &t->type_opts, &err);
 	free(heap);
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "typeids/type-memo.h"
@@ -45,8 +46,9 @@ const struct type_memo_entry *type_memo_find(const struct type_memo *m, const ch
 
 static bool grow(struct type_memo *m)
 {
+	/* Not from the arena, which would keep every outgrown array. */
 	size_t n = m->nbuckets ? m->nbuckets * 2 : 256;
-	struct type_memo_entry **b = arena_zalloc(m->arena, n * sizeof(*b));
+	struct type_memo_entry **b = calloc(n, sizeof(*b));
 	if (!b)
 		return false;
 	for (size_t i = 0; i < m->nbuckets; i++)
@@ -55,9 +57,18 @@ static bool grow(struct type_memo *m)
 			e->next_in_bucket = b[e->hash & (n - 1)];
 			b[e->hash & (n - 1)] = e;
 		}
+	free(m->buckets);
 	m->buckets = b;
 	m->nbuckets = n;
 	return true;
+}
+
+void type_memo_release(struct type_memo *m)
+{
+	free(m->buckets);
+	m->buckets = NULL;
+	m->nbuckets = 0;
+	m->count = 0;
 }
 
 bool type_memo_add(struct type_memo *m, const char *text, size_t len, const struct ctype *type,

@@ -56,6 +56,14 @@ static void typeids_start(struct kcfi_typeids *cx)
 	cx->memo.assembled = 0;
 }
 
+static void typeids_stop(struct kcfi_typeids *cx)
+{
+	type_memo_release(&cx->memo.params);
+	type_memo_release(&cx->memo.returns);
+	ctype_table_release(&cx->types);
+	arena_release(&cx->nodes);
+}
+
 struct kcfi_typeids *kcfi_typeids_new(void)
 {
 	struct kcfi_typeids *cx = malloc(sizeof(*cx));
@@ -68,7 +76,7 @@ void kcfi_typeids_free(struct kcfi_typeids *cx)
 {
 	if (!cx)
 		return;
-	arena_release(&cx->nodes);
+	typeids_stop(cx);
 	arena_release(&cx->scratch);
 	free(cx);
 }
@@ -140,10 +148,11 @@ static int typeid_of(struct kcfi_typeids *cx, const char *text, size_t len,
 		types->err = &cx->none;
 		arena_release(&cx->scratch);
 		if (cx->nodes.block_bytes > TYPEIDS_MAX_BYTES) {
-			arena_release(&cx->nodes);
+			typeids_stop(cx);
 			typeids_start(cx);
 		}
 	} else {
+		ctype_table_release(types);
 		arena_release(&arena);
 	}
 	return mangled ? 0 : -1;
