@@ -127,8 +127,12 @@ bool tu_instrumented(const struct tu *t)
 	return t->instrumented;
 }
 
-const struct tu_stats *tu_stats(const struct tu *t)
+const struct tu_stats *tu_stats(struct tu *t)
 {
+	struct kcfi_typeids_stats st;
+	kcfi_typeids_stats(t->types.typeids, &st);
+	t->stats.types_assembled = st.assembled;
+	t->stats.params_reused = st.params_reused;
 	return &t->stats;
 }
 
