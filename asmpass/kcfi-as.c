@@ -281,10 +281,11 @@ static void print_stats(const char *name, const struct tu_stats *s)
 {
 	fprintf(stderr,
 		"kcfi-as: %s: checks=%u unchecked=%u (no_sanitize=%u unprototyped=%u) "
-		"direct=%u nocall=%u preambles=%u padded=%u typeids=%u trampoline=%u\n",
+		"direct=%u nocall=%u preambles=%u padded=%u typeids=%u trampoline=%u "
+		"types_assembled=%lu params_reused=%lu\n",
 		name, s->checks, s->unchecked_nosan + s->unchecked_noproto, s->unchecked_nosan,
 		s->unchecked_noproto, s->direct, s->nocall, s->preambles, s->padded, s->typeids,
-		s->trampoline);
+		s->trampoline, s->types_assembled, s->params_reused);
 }
 
 static int open_save(const char *save)

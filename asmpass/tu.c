@@ -127,8 +127,12 @@ bool tu_instrumented(const struct tu *t)
 	return t->instrumented;
 }
 
-const struct tu_stats *tu_stats(const struct tu *t)
+const struct tu_stats *tu_stats(struct tu *t)
 {
+	struct kcfi_typeids_stats st;
+	kcfi_typeids_stats(t->types.typeids, &st);
+	t->stats.types_assembled = st.assembled;
+	t->stats.params_reused = st.params_reused;
 	return &t->stats;
 }
 
@@ -270,7 +274,7 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 	char stack[1024], *heap;
 	struct slice text = type_text(d, stack, sizeof(stack), &heap);
 	struct kcfi_type_error err;
-	int rc = typetab_define(&t->types, d->id, text.p, text.n, &t->type_opts, &err);
+	int rc = typetab_define(&t->types, d->id, text.p, text.n, t->loc.line, &t->type_opts, &err);
 	free(heap);
 	if (rc)
 		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);

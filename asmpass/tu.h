@@ -29,6 +29,9 @@ struct tu_stats {
 	unsigned padded;		/* untyped entries (padding only) */
 	unsigned typeids;		/* __kcfi_typeid_ symbols */
 	unsigned typeids_skipped;	/* names Clang would not allow either */
+	/* The type cache (typeids/typeid.h): prototypes put together from
+	 * known pieces, and known parameters inside parsed ones. */
+	unsigned long types_assembled, params_reused;
 };
 
 struct tu;
@@ -43,7 +46,7 @@ int tu_feed_mem(struct tu *t, const char *p, size_t n, const char *name);
 /* End-of-input checks. Returns 0 or -1 (reported). */
 int tu_finish(struct tu *t);
 bool tu_instrumented(const struct tu *t);
-const struct tu_stats *tu_stats(const struct tu *t);
+const struct tu_stats *tu_stats(struct tu *t);
 void tu_free(struct tu *t);
 
 #endif

@@ -6,45 +6,14 @@
 
 #include "asmpass/typetab.h"
 
-struct typetab_chunk {
-	struct typetab_chunk *next;
-	char bytes[];
-};
-
 static void out_of_memory(void)
 {
 	fputs("kcfi-as: out of memory\n", stderr);
 	exit(1);
 }
 
-/* S[0..LEN) and a NUL, in the table's chunks. */
-static const char *keep(struct typetab *t, const char *s, size_t len)
-{
-	if ((size_t)(t->free_end - t->free_from) < len + 1) {
-		size_t size = len + 1 > 65536 ? len + 1 : 65536;
-		struct typetab_chunk *c = malloc(sizeof(*c) + size);
-		if (!c)
-			out_of_memory();
-		c->next = t->chunks;
-		t->chunks = c;
-		t->free_from = c->bytes;
-		t->free_end = c->bytes + size;
-	}
-	char *p = t->free_from;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	t->free_from += len + 1;
-	return p;
-}
-
 void typetab_free(struct typetab *t)
 {
-	while (t->chunks) {
-		struct typetab_chunk *next = t->chunks->next;
-		free(t->chunks);
-		t->chunks = next;
-	}
-	t->free_from = t->free_end = NULL;
 	free(t->v);
 	t->v = NULL;
 	t->cap = 0;
@@ -60,7 +29,8 @@ const struct type_entry *typetab_get(const struct typetab *t, unsigned id)
 }
 
 int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
-		   const struct kcfi_typeid_opts *opts, struct kcfi_type_error *err)
+		   unsigned long line, const struct kcfi_typeid_opts *opts,
+		   struct kcfi_type_error *err)
 {
 	if (id >= t->cap) {
 		size_t cap = t->cap ? t->cap : 64;
@@ -74,12 +44,14 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 		t->cap = cap;
 	}
 	struct type_entry *e = &t->v[id];
+	uint64_t hash = kcfi_xxhash64(text, len, 0);
 	if (e->defined) {
-		if (e->text_len == len && memcmp(e->text, text, len) == 0)
+		if (e->text_len == len && e->text_hash == hash)
 			return 0;
 		err->column = 0;
 		snprintf(err->message, sizeof(err->message),
-			 "type %u redefined as a different type (was \"%s\")", id, e->text);
+			 "type %u redefined as a different type (first defined at line %lu)",
+			 id, e->line);
 		return -1;
 	}
 	if (!t->typeids && !(t->typeids = kcfi_typeids_new()))
@@ -87,8 +59,9 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 	struct kcfi_typeid r;
 	if (kcfi_typeids_function(t->typeids, text, len, opts, &r, err))
 		return -1;
-	e->text = keep(t, text, len);
+	e->text_hash = hash;
 	e->text_len = len;
+	e->line = line;
 	kcfi_typeid_release(&r);
 	e->id = r.id;
 	e->unprototyped = r.unprototyped;

@@ -13,27 +13,28 @@ struct type_entry {
 	bool defined;
 	bool unprototyped;
 	uint32_t id;
-	const char *text;	/* for the redefinition check */
+	/* For the redefinition check: the text's 64-bit hash and length (the
+	 * texts themselves would double what a TU's types take), and where it
+	 * was defined. */
+	uint64_t text_hash;
 	size_t text_len;
+	unsigned long line;
 };
-
-struct typetab_chunk;
 
 struct typetab {
 	struct type_entry *v;
 	size_t cap;
 	struct kcfi_typeids *typeids;	/* the TU's types, made on first use */
-	/* The entries' strings, freed at once: thousands per TU. */
-	struct typetab_chunk *chunks;
-	char *free_from, *free_end;
 };
 
 void typetab_free(struct typetab *t);
 /* NULL if ID was never defined. */
 const struct type_entry *typetab_get(const struct typetab *t, unsigned id);
-/* Define ID as TEXT.  Returns 0; or -1 with ERR filled (parse errors carry a
- * column into TEXT; a conflicting redefinition has column 0). */
+/* Define ID as TEXT, written at LINE.  Returns 0; or -1 with ERR filled
+ * (parse errors carry a column into TEXT; a conflicting redefinition has
+ * column 0). */
 int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
-		   const struct kcfi_typeid_opts *opts, struct kcfi_type_error *err);
+		   unsigned long line, const struct kcfi_typeid_opts *opts,
+		   struct kcfi_type_error *err);
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
 # What type ids cost a TU with many distinct prototypes (default 20 000, the
-# budget being 50 ms in all), measured in one run, best of several, as CPU
-# time (user + system: bench/cpu-ms), which a busy machine disturbs less
-# than wall time:
+# budget being 50 ms in all), measured in one run as CPU time (user + system:
+# bench/cpu-ms, which a busy machine disturbs less than wall time), with and
+# without, in turns:
 #   parse+mangle+hash  kcfi-typeid on all the prototypes (the library work)
 #   kcfi-as types      kcfi-as --kcfi-no-assemble on kcfi-gcc's .s, minus the
 #                      same file with its .kcfi_type/.kcfi_extern lines taken out
@@ -14,7 +14,7 @@
 set -eu
 build=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 n=${BENCH_PROTOTYPES:-20000}
-reps=${BENCH_REPS:-5}
+reps=${BENCH_REPS:-11}
 out=${TMPDIR:-/tmp}/kcfi-bench-typeids.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
@@ -34,12 +34,25 @@ n=$(wc -l < "$out/protos")
 		END { printf "void *tbl[] = {"; for (i = 1; i <= NR; i++) printf " f%d,", i; print " 0 };" }' "$out/protos"
 } > "$out/tu.c"
 
-# best IN CMD...: best CPU time in ms of CMD < IN over $reps runs
-best() {
+# cpu IN CMD...: CPU time in ms of one run of CMD < IN
+cpu() {
 	in=$1; shift
+	"$build/bench/cpu-ms" "$@" < "$in" 2>&1 > /dev/null | sed -n 's/^cpu-ms: //p'
+}
+# pair NAME IN_A "CMD_A" IN_B "CMD_B": what A costs more than B, from $reps
+# runs of each taken in turns (so that a change in the machine's load hits
+# both alike), as "min-of-A - min-of-B" and the median of the per-turn
+# differences; prints "MIN MEDIAN".
+pair() {
 	for _ in $(seq "$reps"); do
-		"$build/bench/cpu-ms" "$@" < "$in" 2>&1 > /dev/null | sed -n 's/^cpu-ms: //p'
-	done | sort -n | head -1
+		# shellcheck disable=SC2086
+		a=$(cpu "$2" $3)
+		# shellcheck disable=SC2086
+		b=$(cpu "$4" $5)
+		echo "$a $b"
+	done | awk '{ a[NR] = $1; b[NR] = $2; d[NR] = $1 - $2 }
+		function sort(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
+		END { sort(a, NR); sort(b, NR); sort(d, NR); printf "%.1f %.1f\n", a[1] - b[1], d[int((NR + 1) / 2)] }'
 }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 # instr IN CMD...: instructions CMD and the programs it runs execute, < IN
@@ -57,22 +70,20 @@ grep -v -e '\.kcfi_type ' -e '\.kcfi_extern ' "$out/tu.s" > "$out/plain.s"
 # the prototypes as the plugin printed them, for kcfi-typeid
 sed -n 's/^[[:space:]]*\.kcfi_type [0-9]*, "\(.*\)"$/\1/p' "$out/tu.s" > "$out/printed"
 
-lib=$(best "$out/printed" "$build/kcfi-typeid")
-empty=$(best /dev/null "$build/kcfi-typeid")
-with=$(best /dev/null "$build/kcfi-as" --kcfi-no-assemble "$out/tu.s")
-without=$(best /dev/null "$build/kcfi-as" --kcfi-no-assemble "$out/plain.s")
-kgcc=$(best /dev/null "$build/kcfi-gcc" -w -O2 -fsanitize=kcfi -S -o "$out/x.s" "$out/tu.c")
-gcc=$(best /dev/null gcc -w -O2 -S -o "$out/y.s" "$out/tu.c")
+lib=$(pair lib "$out/printed" "$build/kcfi-typeid" /dev/null "$build/kcfi-typeid")
+as=$(pair as /dev/null "$build/kcfi-as --kcfi-no-assemble $out/tu.s" \
+	/dev/null "$build/kcfi-as --kcfi-no-assemble $out/plain.s")
+plugin=$(pair plugin /dev/null "$build/kcfi-gcc -w -O2 -fsanitize=kcfi -S -o $out/x.s $out/tu.c" \
+	/dev/null "gcc -w -O2 -S -o $out/y.s $out/tu.c")
 
 echo "TU: $n distinct prototypes, $types .kcfi_type directives ($(wc -c < "$out/tu.c") bytes of C)"
-echo "CPU ms, best of $reps:"
-echo "  parse+mangle+hash, all of them (kcfi-typeid minus start-up): $(ms "$lib" "$empty")"
-echo "  kcfi-as, the type directives (with $with, without $without):    $(ms "$with" "$without")"
-echo "  plugin, everything it does (kcfi-gcc -S $kgcc, gcc -S $gcc):  $(ms "$kgcc" "$gcc")"
+echo "CPU ms added, $reps runs each in turns: min(with) - min(without), median of the differences"
+echo "  parse+mangle+hash, all of them (kcfi-typeid minus start-up): $lib"
+echo "  kcfi-as, the type directives (.s minus the .s without them):  $as"
+echo "  plugin, everything it does (kcfi-gcc -S minus gcc -S):        $plugin"
 "$build/tests/typeids/unit" --speed | sed -n 's/^speed: /  library in-process: /p'
 # What the TU's build pays in all: the plugin in cc1 plus kcfi-as.
-added=$(awk -v a="$with" -v b="$without" -v c="$kgcc" -v d="$gcc" 'BEGIN { printf "%.1f", (a - b) + (c - d) }')
-echo "added to the build (plugin + kcfi-as): $added ms; budget: 50 ms"
+echo "$as $plugin" | awk '{ printf "added to the build (plugin + kcfi-as): %.1f ms (min), %.1f ms (median); budget: 50 ms\n", $1 + $3, $2 + $4 }'
 if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
 	echo "instructions (valgrind):"
 	echo "  kcfi-as, the type directives: $(mi "$(instr /dev/null "$build/kcfi-as" --kcfi-no-assemble "$out/tu.s")" \

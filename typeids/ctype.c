@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "typeids/ctype.h"
@@ -75,6 +76,8 @@ static void *out_of_memory(struct ctype_table *t)
 {
 	return ctype_error(t, 0, "out of memory");
 }
+
+_Static_assert(sizeof(struct ctype) <= 64, "struct ctype grew");
 
 /* ---- interning ---- */
 
@@ -165,8 +168,10 @@ static bool same(const struct ctype *a, const struct ctype *k)
 
 static bool grow(struct ctype_table *t)
 {
+	/* Not from the arena: the arrays a growing table leaves behind would
+	 * stay there, pages of them in a TU-wide table. */
 	size_t n = t->nbuckets ? t->nbuckets * 2 : 64;
-	struct ctype **b = arena_zalloc(t->arena, n * sizeof(*b));
+	struct ctype **b = calloc(n, sizeof(*b));
 	if (!b)
 		return false;
 	for (size_t i = 0; i < t->nbuckets; i++) {
@@ -178,9 +183,32 @@ static bool grow(struct ctype_table *t)
 			c = next;
 		}
 	}
+	free(t->buckets);
 	t->buckets = b;
 	t->nbuckets = n;
 	return true;
+}
+
+void ctype_table_release(struct ctype_table *t)
+{
+	free(t->buckets);
+	t->buckets = NULL;
+	t->nbuckets = 0;
+}
+
+/* KEY's depth, or 0 with an error when it nests too deep. */
+static unsigned depth_of(struct ctype_table *t, const struct ctype *key, unsigned column)
+{
+	unsigned depth = key->inner ? key->inner->depth : 0;
+	if (key->kind == CT_FUNCTION)
+		for (size_t i = 0; i < key->u.fn.nparams; i++)
+			if (key->u.fn.params[i]->depth > depth)
+				depth = key->u.fn.params[i]->depth;
+	if (depth >= CTYPE_MAX_DEPTH) {
+		ctype_error(t, column, "type nested too deeply (limit %d)", CTYPE_MAX_DEPTH);
+		return 0;
+	}
+	return depth + 1;
 }
 
 /* The node equal to KEY, created on first use.  KEY's function parameter
@@ -189,13 +217,9 @@ static const struct ctype *intern(struct ctype_table *t, const struct ctype *key
 {
 	if (t->failed)
 		return NULL;
-	unsigned depth = key->inner ? key->inner->depth : 0;
-	if (key->kind == CT_FUNCTION)
-		for (size_t i = 0; i < key->u.fn.nparams; i++)
-			if (key->u.fn.params[i]->depth > depth)
-				depth = key->u.fn.params[i]->depth;
-	if (depth >= CTYPE_MAX_DEPTH)
-		return ctype_error(t, column, "type nested too deeply (limit %d)", CTYPE_MAX_DEPTH);
+	unsigned depth = depth_of(t, key, column);
+	if (!depth)
+		return NULL;
 
 	uint32_t h = hash_of(key);
 	if (t->count >= t->nbuckets && !grow(t))
@@ -225,7 +249,7 @@ static const struct ctype *intern(struct ctype_table *t, const struct ctype *key
 		n->u.fn.params = p;
 	}
 	n->serial = (unsigned)t->count++;
-	n->depth = depth + 1;
+	n->depth = (uint16_t)depth;
 	n->hash = h;
 	/* A VLA is never found again: Clang does not unify VLA types, so two
 	 * `int (*)[*]` parameters are mangled in full, never substituted. */
@@ -250,7 +274,7 @@ const struct ctype *ctype_builtin(struct ctype_table *t, enum cbuiltin b)
 const struct ctype *ctype_tag(struct ctype_table *t, enum ctag_kind kind,
 			      const char *name, size_t len, unsigned column)
 {
-	struct ctype k = { .kind = CT_TAG, .u.tag = { kind, name, len } };
+	struct ctype k = { .kind = CT_TAG, .u.tag = { .name = name, .len = (uint32_t)len, .kind = kind } };
 	const struct ctype *n = intern(t, &k, column);
 	return n && ctype_tag_named(t, n, column) ? n : NULL;
 }
@@ -395,21 +419,60 @@ const struct ctype *ctype_array(struct ctype_table *t, enum ctype_kind kind,
 	return intern(t, &k, column);
 }
 
+static bool function_ok(struct ctype_table *t, const struct ctype *ret, unsigned column)
+{
+	if (!ret)
+		return false;
+	if (ret->kind == CT_FUNCTION) {
+		ctype_error(t, column, "function returning a function");
+		return false;
+	}
+	if (is_array(ret)) {
+		ctype_error(t, column, "function returning an array");
+		return false;
+	}
+	return true;
+}
+
 const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
 				   const struct ctype *const *params, size_t nparams,
 				   bool variadic, bool prototyped, enum ccall cc, unsigned column)
 {
-	if (!ret)
+	if (!function_ok(t, ret, column))
 		return NULL;
-	if (ret->kind == CT_FUNCTION)
-		return ctype_error(t, column, "function returning a function");
-	if (is_array(ret))
-		return ctype_error(t, column, "function returning an array");
 	struct ctype k = {
 		.kind = CT_FUNCTION, .inner = ret,
-		.u.fn = { params, nparams, variadic, prototyped, cc },
+		.u.fn = { params, (uint32_t)nparams, variadic, prototyped, cc },
 	};
 	return intern(t, &k, column);
+}
+
+const struct ctype *ctype_function_once(struct ctype_table *t, const struct ctype *ret,
+					const struct ctype *const *params, size_t nparams,
+					bool variadic, bool prototyped, enum ccall cc,
+					unsigned column)
+{
+	if (t->failed || !function_ok(t, ret, column))
+		return NULL;
+	struct ctype k = {
+		.kind = CT_FUNCTION, .inner = ret,
+		.u.fn = { params, (uint32_t)nparams, variadic, prototyped, cc },
+	};
+	unsigned depth = depth_of(t, &k, column);
+	struct ctype *n = depth ? arena_zalloc(t->scratch, sizeof(*n)) : NULL;
+	const struct ctype **p = n && nparams ? arena_zalloc(t->scratch, nparams * sizeof(*p)) : NULL;
+	if (!depth)
+		return NULL;
+	if (!n || (nparams && !p))
+		return out_of_memory(t);
+	*n = k;
+	if (nparams) {
+		memcpy(p, params, nparams * sizeof(*p));
+		n->u.fn.params = p;
+	}
+	n->depth = (uint16_t)depth;
+	n->serial = UINT32_MAX;		/* in no table */
+	return n;
 }
 
 const struct ctype *ctype_fixed(struct ctype_table *t, bool accum, enum cfixed_size size,

@@ -97,18 +97,20 @@ enum {
 	CQ_ATOMIC = 8,		/* only in requests; stored as a CT_ATOMIC node */
 };
 
+/* 64 bytes: a TU's table holds tens of thousands, and on a machine where a
+ * fresh page costs microseconds their size is their cost. */
 struct ctype {
-	enum ctype_kind kind;
+	uint8_t kind;		/* enum ctype_kind */
+	uint16_t depth;		/* 1 for leaves */
 	unsigned serial;	/* 0, 1, ... per table: what the interning hash mixes */
-	unsigned depth;		/* 1 for leaves */
 	uint32_t hash;
 	const struct ctype *inner;
 	union {
-		enum cbuiltin builtin;
+		uint8_t builtin;	/* enum cbuiltin */
 		struct {
-			enum ctag_kind kind;
 			const char *name;	/* not NUL-terminated */
-			size_t len;
+			uint32_t len;
+			uint8_t kind;		/* enum ctag_kind */
 		} tag;
 		struct {
 			uint32_t bits;
@@ -118,14 +120,14 @@ struct ctype {
 		unsigned quals;		/* CT_QUAL: CQ_CONST|CQ_VOLATILE|CQ_RESTRICT */
 		struct {
 			const struct ctype *const *params;	/* adjusted parameter types */
-			size_t nparams;
+			uint32_t nparams;
 			bool variadic;
 			bool prototyped;	/* false: T () in C17 */
-			enum ccall cc;
+			uint8_t cc;		/* enum ccall */
 		} fn;
 		struct {
 			bool accum;		/* _Accum, else _Fract */
-			enum cfixed_size size;
+			uint8_t size;		/* enum cfixed_size */
 			bool is_unsigned, sat;
 		} fixed;
 	} u;
@@ -157,6 +159,8 @@ struct ctype_table {
  * one parse needs only while it runs. */
 void ctype_table_init(struct ctype_table *t, struct arena *a, struct arena *scratch,
 		      struct kcfi_type_error *err);
+/* Free what the table allocated outside its arena (the bucket array). */
+void ctype_table_release(struct ctype_table *t);
 /* Start the next prototype: no error yet, and no tag named in it yet. */
 void ctype_table_next(struct ctype_table *t, struct kcfi_type_error *err);
 
@@ -189,6 +193,13 @@ const struct ctype *ctype_array(struct ctype_table *t, enum ctype_kind kind,
 const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
 				   const struct ctype *const *params, size_t nparams,
 				   bool variadic, bool prototyped, enum ccall cc, unsigned column);
+/* The same, but made in the scratch arena and never interned: for the
+ * outermost type of a prototype, which no other type can contain, so that a
+ * TU of distinct prototypes does not keep one node per prototype. */
+const struct ctype *ctype_function_once(struct ctype_table *t, const struct ctype *ret,
+					const struct ctype *const *params, size_t nparams,
+					bool variadic, bool prototyped, enum ccall cc,
+					unsigned column);
 const struct ctype *ctype_fixed(struct ctype_table *t, bool accum, enum cfixed_size size,
 				bool is_unsigned, bool sat, unsigned column);
 

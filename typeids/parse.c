@@ -260,8 +260,8 @@ static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
 	}
 	ctx->types->err = err;
 	ctx->memo->assembled++;
-	return ctype_function(ctx->types, ret->type, types, n, variadic, prototyped, CC_DEFAULT,
-			      (unsigned)s->open + 1);
+	return ctype_function_once(ctx->types, ret->type, types, n, variadic, prototyped,
+				   CC_DEFAULT, (unsigned)s->open + 1);
 }
 
 /* Remember R of S as TYPE, with the tags named in it. */

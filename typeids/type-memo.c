@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "typeids/type-memo.h"
@@ -45,8 +46,9 @@ const struct type_memo_entry *type_memo_find(const struct type_memo *m, const ch
 
 static bool grow(struct type_memo *m)
 {
+	/* Not from the arena, which would keep every outgrown array. */
 	size_t n = m->nbuckets ? m->nbuckets * 2 : 256;
-	struct type_memo_entry **b = arena_zalloc(m->arena, n * sizeof(*b));
+	struct type_memo_entry **b = calloc(n, sizeof(*b));
 	if (!b)
 		return false;
 	for (size_t i = 0; i < m->nbuckets; i++)
@@ -55,9 +57,18 @@ static bool grow(struct type_memo *m)
 			e->next_in_bucket = b[e->hash & (n - 1)];
 			b[e->hash & (n - 1)] = e;
 		}
+	free(m->buckets);
 	m->buckets = b;
 	m->nbuckets = n;
 	return true;
+}
+
+void type_memo_release(struct type_memo *m)
+{
+	free(m->buckets);
+	m->buckets = NULL;
+	m->nbuckets = 0;
+	m->count = 0;
 }
 
 bool type_memo_add(struct type_memo *m, const char *text, size_t len, const struct ctype *type,
@@ -68,17 +79,20 @@ bool type_memo_add(struct type_memo *m, const char *text, size_t len, const stru
 		return true;
 	if (m->count >= m->nbuckets && !grow(m))
 		return false;
-	struct type_memo_entry *e = arena_zalloc(m->arena, sizeof(*e));
-	char *copy = e ? arena_zalloc(m->arena, len + 1) : NULL;
-	struct type_memo_tag *t = copy && ntags ? arena_zalloc(m->arena, ntags * sizeof(*t)) : NULL;
-	if (!copy || (ntags && !t))
+	/* One block, so that a lookup that finds the entry finds its text (and
+	 * tags) in the same cache lines. */
+	struct type_memo_entry *e = arena_zalloc(m->arena, sizeof(*e) + ntags * sizeof(struct type_memo_tag) +
+						 len + 1);
+	if (!e)
 		return false;
+	struct type_memo_tag *t = (struct type_memo_tag *)(e + 1);
+	char *copy = (char *)(t + ntags);
 	memcpy(copy, text, len);
 	if (ntags)
 		memcpy(t, tags, ntags * sizeof(*t));
 	*e = (struct type_memo_entry){
 		.text = copy, .len = len, .hash = hash, .nest = nest,
-		.type = type, .tags = t, .ntags = ntags,
+		.type = type, .tags = ntags ? t : NULL, .ntags = ntags,
 	};
 	e->next_in_bucket = m->buckets[hash & (m->nbuckets - 1)];
 	m->buckets[hash & (m->nbuckets - 1)] = e;

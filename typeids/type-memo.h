@@ -51,6 +51,8 @@ struct type_memo {
 uint32_t type_memo_hash(const char *text, size_t len);
 
 void type_memo_init(struct type_memo *m, struct arena *arena);
+/* Free what is not in the arena (the bucket array); the memo is empty. */
+void type_memo_release(struct type_memo *m);
 /* HASH: type_memo_hash(TEXT, LEN). */
 const struct type_memo_entry *type_memo_find(const struct type_memo *m, const char *text,
 					     size_t len, uint32_t hash);

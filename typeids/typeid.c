@@ -34,11 +34,13 @@ enum want { WANT_ANY, WANT_FUNCTION, WANT_CALLEE, WANT_CALLEE_OR_ANY };
  * type seen before is found, not built; MEMO finds known parameters before
  * the parser reads them; SCRATCH is one parse's and is emptied after each. */
 struct kcfi_typeids {
+	size_t limit;			/* bytes of nodes before starting over */
 	struct arena nodes;
 	struct arena scratch;
 	struct ctype_table types;
 	struct proto_memo memo;
 	struct kcfi_type_error none;	/* TYPES's error record between calls */
+	unsigned long restarts;		/* times the limit was reached */
 };
 
 /* Beyond this the table starts over: a cache must not grow with a stream
@@ -56,19 +58,35 @@ static void typeids_start(struct kcfi_typeids *cx)
 	cx->memo.assembled = 0;
 }
 
+static void typeids_stop(struct kcfi_typeids *cx)
+{
+	type_memo_release(&cx->memo.params);
+	type_memo_release(&cx->memo.returns);
+	ctype_table_release(&cx->types);
+	arena_release(&cx->nodes);
+}
+
 struct kcfi_typeids *kcfi_typeids_new(void)
 {
 	struct kcfi_typeids *cx = malloc(sizeof(*cx));
-	if (cx)
+	if (cx) {
+		cx->limit = TYPEIDS_MAX_BYTES;
+		cx->restarts = 0;
 		typeids_start(cx);
+	}
 	return cx;
+}
+
+void kcfi_typeids_set_limit(struct kcfi_typeids *cx, size_t bytes)
+{
+	cx->limit = bytes;
 }
 
 void kcfi_typeids_free(struct kcfi_typeids *cx)
 {
 	if (!cx)
 		return;
-	arena_release(&cx->nodes);
+	typeids_stop(cx);
 	arena_release(&cx->scratch);
 	free(cx);
 }
@@ -82,6 +100,7 @@ void kcfi_typeids_stats(const struct kcfi_typeids *cx, struct kcfi_typeids_stats
 	st->returns_known = cx->memo.returns.count;
 	st->params_reused = cx->memo.params.hits;
 	st->assembled = cx->memo.assembled;
+	st->restarts = cx->restarts;
 }
 
 static int typeid_of(struct kcfi_typeids *cx, const char *text, size_t len,
@@ -139,11 +158,13 @@ static int typeid_of(struct kcfi_typeids *cx, const char *text, size_t len,
 	if (cx) {
 		types->err = &cx->none;
 		arena_release(&cx->scratch);
-		if (cx->nodes.block_bytes > TYPEIDS_MAX_BYTES) {
-			arena_release(&cx->nodes);
+		if (cx->nodes.block_bytes > cx->limit) {
+			cx->restarts++;
+			typeids_stop(cx);
 			typeids_start(cx);
 		}
 	} else {
+		ctype_table_release(types);
 		arena_release(&arena);
 	}
 	return mangled ? 0 : -1;

@@ -91,6 +91,9 @@ void kcfi_typeids_free(struct kcfi_typeids *cx);
 int kcfi_typeids_function(struct kcfi_typeids *cx, const char *text, size_t len,
 			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
 			  struct kcfi_type_error *err);
+/* Start over once the cache holds more than BYTES (default 64 MiB); for
+ * tests, which need it to happen without 64 MiB of types. */
+void kcfi_typeids_set_limit(struct kcfi_typeids *cx, size_t bytes);
 /* kcfi_typeid_of_typename's answer (OUT->is_function tells which kind). */
 int kcfi_typeids_typename(struct kcfi_typeids *cx, const char *text, size_t len,
 			  const struct kcfi_typeid_opts *opts, struct kcfi_typeid *out,
@@ -101,6 +104,7 @@ struct kcfi_typeids_stats {
 	unsigned long returns_known;	/* distinct return types kept */
 	unsigned long params_reused;	/* known parameters inside parsed prototypes */
 	unsigned long assembled;	/* prototypes made of known pieces, unparsed */
+	unsigned long restarts;		/* times the memory limit emptied the cache */
 };
 void kcfi_typeids_stats(const struct kcfi_typeids *cx, struct kcfi_typeids_stats *st);
 

@@ -141,7 +141,7 @@ f:
 	call	*%rax
 END
 
-expect_error redefined-type 3 'redefined as a different type' <<END
+expect_error redefined-type 3 'redefined as a different type (first defined at line 2)' <<END
 $V
 	.kcfi_type 1, "void (void)"
 	.kcfi_type 1, "void (int)"

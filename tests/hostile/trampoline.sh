@@ -20,7 +20,7 @@ printf '%s\n%s\n' "$A" "$tramp" >"$T/template.s"
 "$KCFI_AS" --kcfi-no-assemble --kcfi-stats "$T/template.s" >"$T/template.err" 2>&1
 rc=$?
 if sane template $rc; then
-	[ $rc -eq 0 ] && grep -q ' trampoline=1$' "$T/template.err" &&
+	[ $rc -eq 0 ] && grep -q ' trampoline=1 ' "$T/template.err" &&
 		pass "template: accepted and counted" || fail "template: rc=$rc $(cat "$T/template.err")"
 fi
 # The same branch anywhere else is an unannotated indirect jump.

@@ -1,6 +1,6 @@
 /* memo-check: the TU-wide cache (struct kcfi_typeids) against fresh parses.
  *
- *   memo-check [--min-assembled=N] [--min-reused=N] < PROTOTYPES
+ *   memo-check [--min-assembled=N] [--min-reused=N] [--limit=BYTES] < PROTOTYPES
  *
  * Reads one prototype per line (a TAB ends it, as in gen-protos output; '#'
  * lines are skipped) and feeds them in order to one kcfi_typeids, so that
@@ -10,6 +10,8 @@
  * counters must show that it was used at least as much as asked (a memo that
  * is never consulted would pass the comparison trivially).  Both hashes are
  * checked: FNV-1a with the LP64 model, xxHash64 with integer normalization.
+ * --limit makes the cache start over whenever it holds more than BYTES, and
+ * then it must have done so at least once.
  */
 #include "config.h"
 
@@ -47,14 +49,17 @@ static void compare(struct kcfi_typeids *cx, const char *text, size_t len,
 
 int main(int argc, char **argv)
 {
-	unsigned long min_assembled = 0, min_reused = 0;
+	unsigned long min_assembled = 0, min_reused = 0, limit = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--min-assembled=", 16))
 			min_assembled = strtoul(argv[i] + 16, NULL, 10);
 		else if (!strncmp(argv[i], "--min-reused=", 13))
 			min_reused = strtoul(argv[i] + 13, NULL, 10);
+		else if (!strncmp(argv[i], "--limit=", 8))
+			limit = strtoul(argv[i] + 8, NULL, 10);
 		else {
-			fprintf(stderr, "usage: memo-check [--min-assembled=N] [--min-reused=N] < FILE\n");
+			fprintf(stderr, "usage: memo-check [--min-assembled=N] [--min-reused=N] "
+				"[--limit=BYTES] < FILE\n");
 			return 2;
 		}
 	}
@@ -65,6 +70,8 @@ int main(int argc, char **argv)
 	struct kcfi_typeids *cx[2] = { kcfi_typeids_new(), kcfi_typeids_new() };
 	if (!cx[0] || !cx[1])
 		return 2;
+	for (int k = 0; limit && k < 2; k++)
+		kcfi_typeids_set_limit(cx[k], limit);
 	static char line[1 << 17];
 	while (fgets(line, sizeof(line), stdin)) {
 		lines++;
@@ -77,12 +84,17 @@ int main(int argc, char **argv)
 	struct kcfi_typeids_stats st;
 	kcfi_typeids_stats(cx[0], &st);
 	printf("memo-check: %lu lines (%lu rejected), %lu assembled, %lu known parameters "
-	       "reused in parses; %lu parameters and %lu return types known\n", lines, errors / 2,
-	       st.assembled, st.params_reused, st.params_known, st.returns_known);
+	       "reused in parses; %lu parameters and %lu return types known; %lu restarts\n",
+	       lines, errors / 2, st.assembled, st.params_reused, st.params_known,
+	       st.returns_known, st.restarts);
 	kcfi_typeids_free(cx[0]);
 	kcfi_typeids_free(cx[1]);
 	if (mismatches) {
 		printf("memo-check: FAIL: %lu answers differ from a fresh parse\n", mismatches);
+		return 1;
+	}
+	if (limit && !st.restarts) {
+		printf("memo-check: FAIL: the cache never reached its limit of %lu bytes\n", limit);
 		return 1;
 	}
 	if (st.assembled < min_assembled || st.params_reused < min_reused) {

@@ -17,4 +17,6 @@ cat "$s/tests/typeids/clang-cases.txt" "$s/tests/typeids/clang-cases-c23.txt" |
 # Random prototypes repeat parameters and return types often enough that
 # most of them are put together from known pieces.
 "$gen" 6000 7 | "$check" --min-assembled=2000 --min-reused=1000
+# A cache that keeps starting over (every 256 KiB of types) answers alike.
+"$gen" 3000 9 | "$check" --limit=262144 --min-assembled=300 --min-reused=50
 "$gen" 6000 8 --cc=gcc | "$check" --min-assembled=1000 --min-reused=1000
