@@ -44,9 +44,17 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 		t->cap = cap;
 	}
 	struct type_entry *e = &t->v[id];
-	uint64_t hash = kcfi_xxhash64(text, len, 0);
+	if (!t->typeids && !(t->typeids = kcfi_typeids_new()))
+		out_of_memory();
+	struct kcfi_typeid r;
+	if (kcfi_typeids_function(t->typeids, text, len, opts, &r, err))
+		return -1;
+	kcfi_typeid_release(&r);
 	if (e->defined) {
-		if (e->text_len == len && e->text_hash == hash)
+		/* What the checks see is the id: a redefinition that gives the
+		 * same one changes nothing, whatever its spelling, and keeping
+		 * every text to compare would double what a TU's types take. */
+		if (r.id == e->id && r.unprototyped == e->unprototyped)
 			return 0;
 		err->column = 0;
 		snprintf(err->message, sizeof(err->message),
@@ -54,15 +62,7 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 			 id, e->line);
 		return -1;
 	}
-	if (!t->typeids && !(t->typeids = kcfi_typeids_new()))
-		out_of_memory();
-	struct kcfi_typeid r;
-	if (kcfi_typeids_function(t->typeids, text, len, opts, &r, err))
-		return -1;
-	e->text_hash = hash;
-	e->text_len = len;
 	e->line = line;
-	kcfi_typeid_release(&r);
 	e->id = r.id;
 	e->unprototyped = r.unprototyped;
 	e->defined = true;

@@ -13,12 +13,7 @@ struct type_entry {
 	bool defined;
 	bool unprototyped;
 	uint32_t id;
-	/* For the redefinition check: the text's 64-bit hash and length (the
-	 * texts themselves would double what a TU's types take), and where it
-	 * was defined. */
-	uint64_t text_hash;
-	size_t text_len;
-	unsigned long line;
+	unsigned long line;		/* of its definition */
 };
 
 struct typetab {

@@ -41,23 +41,29 @@ static bool starts_word(unsigned char c)
 }
 
 /* One declaration of a parameter list: [start, end) without the blanks
- * around it, and the hash of that. */
+ * around it, the hash of that, and the deepest ( and [ nesting inside it. */
 struct piece {
 	size_t start, end;
 	uint32_t hash;
+	unsigned nest;
 };
 
-/* The declaration from *POS (just after a `(` or `,`) to the `,` or `)`
- * closing it at its own level, which *POS is left at.  False when it is
- * not closed so. */
-static bool next_piece(const struct proto_ctx *ctx, size_t *pos, struct piece *out)
+static size_t skip_blanks(const unsigned char *t, size_t i, size_t n)
 {
-	const unsigned char *t = (const unsigned char *)ctx->text;
-	size_t i = *pos, n = ctx->len;
 	while (i < n && px_class[t[i]] == PX_SPACE)
 		i++;
+	return i;
+}
+
+/* The declaration from *POS (just after a `(` or `,`) to the `,` or `)`
+ * closing it at its own level before N, which *POS is left at.  False when
+ * it is not closed so. */
+static bool next_piece(const char *text, size_t *pos, size_t n, struct piece *out)
+{
+	const unsigned char *t = (const unsigned char *)text;
+	size_t i = skip_blanks(t, *pos, n);
 	size_t start = i;
-	unsigned depth = 0;
+	unsigned depth = 0, nest = 0;
 	for (;; i++) {
 		/* The text's NUL-free end is not a sentinel: bound every step. */
 		while (i < n && px_class[t[i]] <= PX_SPACE)
@@ -66,7 +72,8 @@ static bool next_piece(const struct proto_ctx *ctx, size_t *pos, struct piece *o
 			return false;
 		switch (px_class[t[i]]) {
 		case PX_OPEN:
-			depth++;
+			if (++depth > nest)
+				nest = depth;
 			continue;
 		case PX_CLOSE_BRACKET:
 			if (!depth)
@@ -88,7 +95,7 @@ static bool next_piece(const struct proto_ctx *ctx, size_t *pos, struct piece *o
 	size_t end = i;
 	while (end > start && px_class[t[end - 1]] == PX_SPACE)
 		end--;
-	*out = (struct piece){ start, end, type_memo_hash(ctx->text + start, end - start) };
+	*out = (struct piece){ start, end, type_memo_hash(text + start, end - start), nest };
 	*pos = i;
 	return true;
 }
@@ -99,23 +106,48 @@ static const struct type_memo_entry *find(const struct proto_ctx *ctx, const str
 	return type_memo_find(m, ctx->text + p->start, p->end - p->start, p->hash);
 }
 
-static bool piece_is(const struct proto_ctx *ctx, const struct piece *p, const char *s)
-{
-	size_t n = strlen(s);
-	return p->end - p->start == n && memcmp(ctx->text + p->start, s, n) == 0;
-}
+/* Whether P is the string literal S. */
+#define piece_is(ctx, p, s) \
+	((p)->end - (p)->start == sizeof(s) - 1 && memcmp((ctx)->text + (p)->start, s, sizeof(s) - 1) == 0)
 
-/* ---- prototypes made of known pieces ---- */
+/* ---- declarations made of known pieces ---- */
 
-/* Prototypes with more parameters are parsed. */
+/* Lists with more parameters, and pointers to functions nested deeper in
+ * parameters, are parsed. */
 #define SHAPE_MAX_PARAMS 32
+#define SHAPE_MAX_LEVEL 4
+#define SHAPE_MAX_DIMS 4
 
-/* `R (P1, ..., Pn)` with no bracket in R and nothing after the `)`. */
+/* A parameter list: its `(` and its declarations. */
+struct plist {
+	size_t open;
+	size_t n;
+	struct piece v[SHAPE_MAX_PARAMS];
+};
+
+/* The declarations put together from pieces, R being specifiers (and
+ * stars) with no bracket but a specifier's:
+ *   R (P, ...)                a prototype (STARS 0)
+ *   R (*(P, ...))(Q, ...)     a prototype of a function returning a pointer
+ *                             to a function (any number of stars)
+ *   R (*(P, ...))[N]          ... returning a pointer to an array ([N] or
+ *                             [], up to SHAPE_MAX_DIMS of them)
+ *   R (*)(Q, ...), R (*)[N]   parameters: pointers to those
+ * a function optionally followed by its calling convention, as the plugin
+ * spells it. */
 struct shape {
 	struct piece ret;
-	size_t open;			/* the `(` */
-	size_t nparams;
-	struct piece params[SHAPE_MAX_PARAMS];
+	unsigned stars;
+	size_t star;			/* the first `*` */
+	struct plist params;		/* P: the prototype's own */
+	struct plist inner;		/* Q: the pointed-to function's */
+	enum ccall cc;
+	unsigned ndims;			/* not 0: a pointer to an array, no Q */
+	struct {
+		size_t open;		/* its `[` */
+		uint64_t count;
+		bool sized;
+	} dims[SHAPE_MAX_DIMS];
 	bool ret_known;			/* R is in the memo already */
 };
 
@@ -124,26 +156,29 @@ struct shape {
  * (`_Atomic` followed by `(` is the specifier, not the qualifier). */
 static bool specifier_paren(const struct proto_ctx *ctx, size_t start, size_t open)
 {
-	static const char *const words[] = { "__vector", "_BitInt", "_Atomic" };
+	static const struct {
+		const char *s;
+		size_t n;
+	} words[] = { { "__vector", 8 }, { "_BitInt", 7 }, { "_Atomic", 7 } };
 	size_t end = open;
 	while (end > start && px_class[(unsigned char)ctx->text[end - 1]] == PX_SPACE)
 		end--;
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
-		size_t n = strlen(words[i]);
-		if (end - start >= n && !memcmp(ctx->text + end - n, words[i], n) &&
+		size_t n = words[i].n;
+		if (end - start >= n && !memcmp(ctx->text + end - n, words[i].s, n) &&
 		    (end - start == n || !word_char((unsigned char)ctx->text[end - n - 1])))
 			return true;
 	}
 	return false;
 }
 
-static bool find_shape(const struct proto_ctx *ctx, struct shape *s)
+/* R from I to the `(` after it, which *OPEN is set to. */
+static bool scan_return(const struct proto_ctx *ctx, size_t i, size_t n, struct piece *ret,
+			size_t *open)
 {
 	const unsigned char *t = (const unsigned char *)ctx->text;
-	size_t i = 0, n = ctx->len;
-	while (i < n && px_class[t[i]] == PX_SPACE)
-		i++;
-	s->ret = (struct piece){ i, i, 0 };
+	i = skip_blanks(t, i, n);
+	*ret = (struct piece){ i, i, 0, 0 };
 	unsigned depth = 0;	/* inside a specifier's parentheses */
 	for (; i < n; i++) {
 		switch (px_class[t[i]]) {
@@ -152,9 +187,10 @@ static bool find_shape(const struct proto_ctx *ctx, struct shape *s)
 		case PX_OPEN:
 			if (t[i] == '[')
 				return false;
-			if (!depth && !specifier_paren(ctx, s->ret.start, i))
-				goto params;
-			depth++;
+			if (!depth && !specifier_paren(ctx, ret->start, i))
+				goto found;
+			if (++depth > ret->nest)
+				ret->nest = depth;
 			break;
 		case PX_CLOSE_PAREN:
 			if (!depth--)
@@ -166,148 +202,365 @@ static bool find_shape(const struct proto_ctx *ctx, struct shape *s)
 				return false;
 			break;
 		}
-		s->ret.end = i + 1;
+		ret->end = i + 1;
 	}
 	return false;
-params:
-	if (s->ret.end == s->ret.start)
+found:
+	if (ret->end == ret->start)
 		return false;
-	s->ret.hash = type_memo_hash(ctx->text + s->ret.start, s->ret.end - s->ret.start);
-	s->open = i;
-	s->nparams = 0;
-	for (;;) {
-		if (s->nparams == SHAPE_MAX_PARAMS)
+	ret->hash = type_memo_hash(ctx->text + ret->start, ret->end - ret->start);
+	*open = i;
+	return true;
+}
+
+/* The list whose `(` is at *POS; *POS is left after its `)`. */
+static bool scan_list(const struct proto_ctx *ctx, size_t *pos, size_t n, struct plist *l)
+{
+	size_t i = *pos;
+	l->open = i;
+	l->n = 0;
+	do {
+		if (l->n == SHAPE_MAX_PARAMS)
 			return false;
 		i++;
-		if (!next_piece(ctx, &i, &s->params[s->nparams++]))
+		if (!next_piece(ctx->text, &i, n, &l->v[l->n++]))
 			return false;
-		if (t[i] == ')')
-			break;
+	} while (ctx->text[i] != ')');
+	*pos = i + 1;
+	return true;
+}
+
+/* The attribute after the last list, exactly as the plugin writes it (the
+ * parse takes every other spelling); I is just after the list.  Returns
+ * where the text must end, or 0. */
+static size_t scan_tail(const struct proto_ctx *ctx, size_t i, size_t n, enum ccall *cc)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		enum ccall cc;
+	} tails[] = {
+		{ "__attribute__((ms_abi))", 23, CC_MS_ABI },
+		{ "__attribute__((sysv_abi))", 25, CC_DEFAULT },
+	};
+	const unsigned char *t = (const unsigned char *)ctx->text;
+	*cc = CC_DEFAULT;
+	i = skip_blanks(t, i, n);
+	if (i == n)
+		return n;
+	for (size_t k = 0; k < sizeof(tails) / sizeof(*tails); k++) {
+		size_t len = tails[k].len;
+		if (n - i >= len && !memcmp(t + i, tails[k].text, len)) {
+			*cc = tails[k].cc;
+			return skip_blanks(t, i + len, n) == n ? n : 0;
+		}
 	}
-	for (i++; i < n; i++)
-		if (px_class[t[i]] != PX_SPACE)
+	return 0;
+}
+
+/* The array dimensions of S from I, `[N]` or `[]` as the plugin writes
+ * them (in decimal, below a billion: other spellings are the parse's), to
+ * the end of the text. */
+static bool scan_dims(const struct proto_ctx *ctx, size_t i, size_t n, struct shape *s)
+{
+	const unsigned char *t = (const unsigned char *)ctx->text;
+	s->ndims = 0;
+	do {
+		if (s->ndims == SHAPE_MAX_DIMS)
+			return false;
+		size_t d = s->ndims++, digits = 0;
+		uint64_t count = 0;
+		s->dims[d].open = i;
+		for (i++; i < n && t[i] >= '0' && t[i] <= '9' && digits < 9; i++, digits++)
+			count = count * 10 + (t[i] - '0');
+		if (i == n || t[i] != ']' || (digits && t[s->dims[d].open + 1] == '0'))
+			return false;
+		s->dims[d].count = count;
+		s->dims[d].sized = digits;
+		i = skip_blanks(t, i + 1, n);
+	} while (i < n && t[i] == '[');
+	return i == n;
+}
+
+/* TEXT[START, N) as one of the shapes: with a list of its own when
+ * PROTOTYPE, else as a pointer to a function. */
+static bool match_shape(const struct proto_ctx *ctx, size_t start, size_t n, bool prototype,
+			struct shape *s)
+{
+	const unsigned char *t = (const unsigned char *)ctx->text;
+	size_t i;
+	if (!scan_return(ctx, start, n, &s->ret, &i))
+		return false;
+	s->stars = 0;
+	s->ndims = 0;
+	s->params.n = s->inner.n = 0;
+	size_t j = skip_blanks(t, i + 1, n);
+	if (j == n || t[j] != '*') {
+		if (!prototype || !scan_list(ctx, &i, n, &s->params))
+			return false;
+		return scan_tail(ctx, i, n, &s->cc) == n;
+	}
+	s->star = j;
+	for (; j < n && (t[j] == '*' || px_class[t[j]] == PX_SPACE); j++)
+		s->stars += t[j] == '*';
+	/* A prototype's text is a function: `R (*)(Q)` there is the parse's
+	 * error to report, and `R (*(P))(Q)` in a parameter is left to it. */
+	if (j == n || t[j] != (prototype ? '(' : ')'))
+		return false;
+	if (prototype) {
+		if (!scan_list(ctx, &j, n, &s->params))
+			return false;
+		j = skip_blanks(t, j, n);
+		if (j == n || t[j] != ')')
+			return false;
+	}
+	j = skip_blanks(t, j + 1, n);
+	s->cc = CC_DEFAULT;
+	if (j < n && t[j] == '[')
+		return scan_dims(ctx, j, n, s);
+	if (j == n || t[j] != '(' || !scan_list(ctx, &j, n, &s->inner))
+		return false;
+	return scan_tail(ctx, j, n, &s->cc) == n;
+}
+
+/* The tags of known E, written at START, named again in this prototype. */
+static bool name_tags(struct proto_ctx *ctx, const struct type_memo_entry *e, size_t start)
+{
+	for (size_t i = 0; i < e->ntags; i++)
+		if (!ctype_tag_named(ctx->types, e->tags[i].tag,
+				     (unsigned)start + 1 + e->tags[i].offset))
 			return false;
 	return true;
 }
 
-/* The parameters of S: *COUNT of them, KNOWN[i] from the memo or NULL, and
- * how the list reads.  False when a known one would nest too deep here. */
-static bool params_of(struct proto_ctx *ctx, const struct shape *s,
-		      const struct type_memo_entry **known, size_t *count,
-		      bool *prototyped, bool *variadic)
+static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct piece *r,
+						  unsigned base);
+static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p,
+				       unsigned base);
+static const struct ctype *assemble_param(struct proto_ctx *ctx, const struct piece *p,
+					  unsigned base, unsigned level);
+
+/* The parameters of list L, whose declarations are BASE brackets deep, in
+ * text order: *COUNT adjusted types into TYPES, and how the list reads.
+ * Known ones come from the memo, the others are put together or read on
+ * their own.  False when one does not come out so. */
+static bool resolve_list(struct proto_ctx *ctx, const struct plist *l, unsigned base,
+			 unsigned level, const struct ctype **types, size_t *count,
+			 bool *variadic, bool *prototyped)
 {
-	size_t n = s->nparams;
+	size_t n = l->n;
 	*prototyped = true;
 	*variadic = false;
-	if (n == 1 && s->params[0].start == s->params[0].end) {
+	if (n == 1 && l->v[0].start == l->v[0].end) {
 		*prototyped = false;	/* T () */
 		n = 0;
-	} else if (n == 1 && piece_is(ctx, &s->params[0], "void")) {
+	} else if (n == 1 && piece_is(ctx, &l->v[0], "void")) {
 		n = 0;
-	} else if (piece_is(ctx, &s->params[n - 1], "...")) {
+	} else if (piece_is(ctx, &l->v[n - 1], "...")) {
 		*variadic = true;
 		n--;
 	}
 	for (size_t i = 0; i < n; i++) {
-		known[i] = find(ctx, &ctx->memo->params, &s->params[i]);
-		if (known[i] && known[i]->nest + 1 > PROTO_MAX_NEST)
+		const struct piece *p = &l->v[i];
+		if (base + p->nest > PROTO_MAX_NEST)
+			return false;
+		const struct type_memo_entry *e = find(ctx, &ctx->memo->params, p);
+		if (e) {
+			if (!name_tags(ctx, e, p->start))
+				return false;
+			types[i] = e->type;
+			continue;
+		}
+		types[i] = level < SHAPE_MAX_LEVEL ? assemble_param(ctx, p, base, level + 1) : NULL;
+		if (!types[i] && (ctx->types->failed || !(types[i] = parse_param(ctx, p, base))))
 			return false;
 	}
 	*count = n;
 	return true;
 }
 
-static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct shape *s);
-static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p);
-
-/* The prototype S put together from its pieces, in text order as a parse
- * would meet them: known ones from the memos, the others read on their own
- * by the grammar (and so known from now on).  NULL, with no error, when a
- * piece does not come out so: the whole prototype is then parsed for the
- * error it really has (or for a type no piece can stand for alone, such as
- * a VLA or void). */
-static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
+/* R of S, from the memo or read now. */
+static const struct type_memo_entry *resolve_return(struct proto_ctx *ctx, struct shape *s,
+						    unsigned base)
 {
-	const struct type_memo_entry *known[SHAPE_MAX_PARAMS];
-	size_t n;
-	bool prototyped, variadic;
-	if (!params_of(ctx, s, known, &n, &prototyped, &variadic))
+	if (base + s->ret.nest > PROTO_MAX_NEST)
 		return NULL;
 	const struct type_memo_entry *ret = find(ctx, &ctx->memo->returns, &s->ret);
 	s->ret_known = ret;
+	if (!ret)
+		ret = parse_return(ctx, &s->ret, base);
+	return ret && name_tags(ctx, ret, s->ret.start) ? ret : NULL;
+}
 
-	struct kcfi_type_error *err = ctx->types->err, discarded;
-	ctx->types->err = &discarded;
-	bool ok = ret || (ret = parse_return(ctx, s));
-	for (size_t i = 0; ok && i < ret->ntags; i++)
-		ok = ctype_tag_named(ctx->types, ret->tags[i].tag,
-				     (unsigned)s->ret.start + 1 + ret->tags[i].offset);
-	const struct ctype *types[SHAPE_MAX_PARAMS];
-	for (size_t i = 0; ok && i < n; i++) {
-		if (!known[i]) {
-			ok = (types[i] = parse_param(ctx, &s->params[i]));
+/* The pointer to `R (Q)` or `R [N]` of S, its lists BASE deep. */
+static const struct ctype *pointer_of(struct proto_ctx *ctx, const struct shape *s,
+				      const struct ctype *ret, unsigned base, unsigned level)
+{
+	const struct ctype *type = ret;
+	/* The last dimension is the innermost. */
+	for (unsigned i = s->ndims; i-- > 0;)
+		type = ctype_array(ctx->types, s->dims[i].sized ? CT_ARRAY : CT_ARRAY_UNSIZED, type,
+				   s->dims[i].count, (unsigned)s->dims[i].open + 1);
+	if (!s->ndims) {
+		const struct ctype *types[SHAPE_MAX_PARAMS];
+		size_t n;
+		bool variadic, prototyped;
+		if (!resolve_list(ctx, &s->inner, base, level, types, &n, &variadic, &prototyped))
+			return NULL;
+		type = ctype_function(ctx->types, ret, types, n, variadic, prototyped, s->cc,
+				      (unsigned)s->inner.open + 1);
+	}
+	for (unsigned i = 0; i < s->stars; i++)
+		type = ctype_pointer(ctx->types, type, (unsigned)s->star + 1);
+	return type;
+}
+
+/* Remember parameter P, put together as TYPE from S, unless a piece of it
+ * is not in the memo (a VLA). */
+static void remember_param(struct proto_ctx *ctx, const struct piece *p, const struct shape *s,
+			   const struct type_memo_entry *ret, const struct ctype *type)
+{
+	const struct type_memo_entry *known[SHAPE_MAX_PARAMS];
+	size_t ntags = ret->ntags;
+	for (size_t i = 0; i < s->inner.n; i++) {
+		const struct piece *q = &s->inner.v[i];
+		if (q->start == q->end || piece_is(ctx, q, "...") || piece_is(ctx, q, "void")) {
+			known[i] = NULL;
 			continue;
 		}
-		for (size_t j = 0; ok && j < known[i]->ntags; j++)
-			ok = ctype_tag_named(ctx->types, known[i]->tags[j].tag,
-					     (unsigned)s->params[i].start + 1 + known[i]->tags[j].offset);
-		types[i] = known[i]->type;
+		if (!(known[i] = find(ctx, &ctx->memo->params, q)))
+			return;
+		ntags += known[i]->ntags;
 	}
-	if (!ok) {
+	struct type_memo_tag *tags = NULL;
+	if (ntags && !(tags = arena_zalloc(ctx->types->scratch, ntags * sizeof(*tags))))
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < ret->ntags; i++)
+		tags[k++] = (struct type_memo_tag){ ret->tags[i].tag, ret->tags[i].offset +
+						    (unsigned)(s->ret.start - p->start) };
+	for (size_t i = 0; i < s->inner.n; i++)
+		for (size_t j = 0; known[i] && j < known[i]->ntags; j++)
+			tags[k++] = (struct type_memo_tag){
+				known[i]->tags[j].tag,
+				known[i]->tags[j].offset + (unsigned)(s->inner.v[i].start - p->start) };
+	type_memo_add(&ctx->memo->params, ctx->text + p->start, p->end - p->start, type, p->nest,
+		      tags, ntags);
+}
+
+/* Parameter P, BASE brackets deep, if it is a pointer to a function whose
+ * pieces come out: its adjusted type, remembered.  NULL otherwise, after
+ * an error when one was found. */
+static const struct ctype *assemble_param(struct proto_ctx *ctx, const struct piece *p,
+					  unsigned base, unsigned level)
+{
+	struct shape s;
+	if (!match_shape(ctx, p->start, p->end, false, &s) || base + 1 > PROTO_MAX_NEST)
+		return NULL;
+	const struct type_memo_entry *ret = resolve_return(ctx, &s, base);
+	const struct ctype *type = ret ? pointer_of(ctx, &s, ret->type, base + 1, level) : NULL;
+	type = ctype_adjust_param(ctx->types, type, (unsigned)p->start + 1);
+	if (type)
+		remember_param(ctx, p, &s, ret, type);
+	return type;
+}
+
+/* The prototype S put together from its pieces, in text order as a parse
+ * would meet them: known ones from the memos, the others put together or
+ * read on their own by the grammar (and so known from now on).  NULL, with
+ * no error, when a piece does not come out so: the whole prototype is then
+ * parsed for the error it really has (or for a type no piece can stand for
+ * alone, such as a VLA or void). */
+static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
+{
+	struct kcfi_type_error *err = ctx->types->err, discarded;
+	ctx->types->err = &discarded;
+	const struct ctype *types[SHAPE_MAX_PARAMS], *ret = NULL;
+	size_t n;
+	bool prototyped, variadic;
+	const struct type_memo_entry *r = resolve_return(ctx, s, 0);
+	bool ok = r && resolve_list(ctx, &s->params, s->stars ? 2 : 1, 0, types, &n, &variadic,
+				    &prototyped);
+	if (ok)
+		ret = s->stars ? pointer_of(ctx, s, r->type, 1, 0) : r->type;
+	if (!ret) {
 		ctype_table_next(ctx->types, err);
 		ctx->ntags = 0;
 		return NULL;
 	}
 	ctx->types->err = err;
 	ctx->memo->assembled++;
-	return ctype_function_once(ctx->types, ret->type, types, n, variadic, prototyped,
-				   CC_DEFAULT, (unsigned)s->open + 1);
+	return ctype_function_once(ctx->types, ret, types, n, variadic, prototyped,
+				   s->stars ? CC_DEFAULT : s->cc, (unsigned)s->params.open + 1);
+}
+
+/* R of a prototype shaped S that was parsed whole as TYPE. */
+static const struct ctype *return_of(const struct shape *s, const struct ctype *type)
+{
+	if (type->kind != CT_FUNCTION)
+		return NULL;
+	type = type->inner;
+	for (unsigned i = 0; type && i < s->stars; i++)
+		type = type->kind == CT_POINTER ? type->inner : NULL;
+	if (s->stars && !s->ndims)
+		type = type && type->kind == CT_FUNCTION ? type->inner : NULL;
+	for (unsigned i = 0; type && i < s->ndims; i++)
+		type = type->kind == CT_ARRAY || type->kind == CT_ARRAY_UNSIZED ? type->inner : NULL;
+	return type;
 }
 
 /* Remember R of S as TYPE, with the tags named in it. */
-static const struct type_memo_entry *note_return(struct proto_ctx *ctx, const struct shape *s,
+static const struct type_memo_entry *note_return(struct proto_ctx *ctx, const struct piece *r,
 						 const struct ctype *type)
 {
-	unsigned first = (unsigned)s->ret.start + 1, last = (unsigned)s->ret.end;
+	unsigned first = (unsigned)r->start + 1, last = (unsigned)r->end;
 	struct type_memo_tag tags[8];
 	size_t ntags = 0;
 	for (size_t i = 0; i < ctx->ntags && ctx->tags[i].column <= last; i++) {
+		if (ctx->tags[i].column < first)
+			continue;
 		if (ntags == sizeof(tags) / sizeof(*tags))
 			return NULL;		/* not worth remembering */
 		tags[ntags++] = (struct type_memo_tag){ ctx->tags[i].tag,
 							ctx->tags[i].column - first };
 	}
-	const char *text = ctx->text + s->ret.start;
-	size_t len = s->ret.end - s->ret.start;
+	const char *text = ctx->text + r->start;
+	size_t len = r->end - r->start;
 	if (!type_memo_add(&ctx->memo->returns, text, len, type, 0, tags, ntags))
 		return NULL;
-	return type_memo_find(&ctx->memo->returns, text, len, s->ret.hash);
+	return type_memo_find(&ctx->memo->returns, text, len, r->hash);
 }
 
 static const struct ctype *parse(struct proto_ctx *ctx);
 
-/* R of S, read by the grammar on its own as the type name it is.  The text
- * handed over is the prototype's own up to R's end, so that columns stay
- * the prototype's. */
-static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct shape *s)
-{
-	struct proto_ctx r = { .text = ctx->text, .len = s->ret.end, .types = ctx->types,
-			       .memo = ctx->memo };
-	const struct ctype *type = parse(&r);
-	ctx->tags = r.tags;
-	ctx->ntags = r.ntags;
-	ctx->tags_cap = r.tags_cap;
-	return type ? note_return(ctx, s, type) : NULL;
-}
-
-/* Parameter P of a prototype, read by the grammar on its own, with the
- * columns and nesting it has in the prototype: its adjusted type, which the
- * parse also remembered if it could.  NULL for a void one: whether that is
- * `(void)` or an error is the whole prototype's business. */
-static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p)
+/* R, BASE brackets deep, read by the grammar on its own as the type name
+ * it is, with the columns it has in the prototype. */
+static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct piece *r,
+						  unsigned base)
 {
 	struct proto_ctx q = {
-		.text = ctx->text, .len = p->end, .pos = p->start, .nest = 1,
+		.text = ctx->text, .len = r->end, .pos = r->start, .nest = base,
+		.types = ctx->types, .memo = ctx->memo,
+		.tags = ctx->tags, .ntags = ctx->ntags, .tags_cap = ctx->tags_cap,
+		.last_vla = ctx->last_vla,
+	};
+	const struct ctype *type = parse(&q);
+	ctx->tags = q.tags;
+	ctx->ntags = q.ntags;
+	ctx->tags_cap = q.tags_cap;
+	return type ? note_return(ctx, r, type) : NULL;
+}
+
+/* Parameter P of a prototype, BASE brackets deep, read by the grammar on
+ * its own, with the columns and nesting it has in the prototype: its
+ * adjusted type, which the parse also remembered if it could.  NULL for a
+ * void one: whether that is `(void)` or an error is the whole prototype's
+ * business. */
+static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p,
+				       unsigned base)
+{
+	struct proto_ctx q = {
+		.text = ctx->text, .len = p->end, .pos = p->start, .nest = base,
 		.types = ctx->types, .memo = ctx->memo, .start_param = true,
 		.tags = ctx->tags, .ntags = ctx->ntags, .tags_cap = ctx->tags_cap,
 		.last_vla = ctx->last_vla,
@@ -329,7 +582,7 @@ static void look_up_param(struct proto_ctx *ctx, void *scanner)
 	size_t next = ctx->pos;
 	struct piece p;
 	if (next >= ctx->len || !starts_word((unsigned char)ctx->text[next] ) ||
-	    !next_piece(ctx, &next, &p))
+	    !next_piece(ctx->text, &next, ctx->len, &p))
 		return;
 	const struct type_memo_entry *e = find(ctx, &ctx->memo->params, &p);
 	/* Too deep here though not where it was first read: scan it again
@@ -478,14 +731,15 @@ const struct ctype *proto_parse(struct ctype_table *types, struct proto_memo *me
 	if (!memo)
 		return parse(&ctx);
 	struct shape s;
-	bool shaped = find_shape(&ctx, &s);
+	bool shaped = match_shape(&ctx, 0, len, true, &s);
 	if (shaped) {
 		const struct ctype *type = assemble(&ctx, &s);
 		if (type || types->failed)
 			return type;
 	}
 	const struct ctype *type = parse(&ctx);
-	if (type && shaped && !s.ret_known && type->kind == CT_FUNCTION)
-		note_return(&ctx, &s, type->inner);
+	const struct ctype *ret = type && shaped && !s.ret_known ? return_of(&s, type) : NULL;
+	if (ret)
+		note_return(&ctx, &s.ret, ret);
 	return type;
 }

@@ -147,6 +147,10 @@ $V
 	.kcfi_type 1, "void (int)"
 END
 
+# The same type spelt another way is the same definition.
+printf '%s\n\t.kcfi_type 1, "void (int, unsigned)"\n\t.kcfi_type 1, "void (signed int, unsigned int)"\n' "$V" >"$T/respelt.s"
+check "a type redefined in another spelling is accepted" "$KCFI_AS" -o "$T/respelt.o" "$T/respelt.s"
+
 expect_error func-without-definition 3 'the input ends before its definition' <<END
 $V
 	.kcfi_type 1, "void (void)"

@@ -41,16 +41,17 @@ check "the assembler's errors keep the input's line numbers" sh -c \
 
 check "--kcfi-stats counts" sh -c \
 	"'$KCFI_AS' --kcfi-stats -o '$T/two2.o' '$T/one.s' '$T/two.s' 2>&1 | grep -q 'checks=1 '"
-# The type cache: prototypes shaped R (P, ...) are put together from their
-# pieces (new ones read on their own); the fourth has another shape and is
-# parsed whole, its known parameter taken as one piece.
+# The type cache: prototypes shaped R (P, ...) or R (*(P, ...))(Q, ...) are
+# put together from their pieces (new ones read on their own); the fifth has
+# another shape and is parsed whole, its known parameter taken as one piece.
 cat >"$T/cache.s" <<'EOF2'
 	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=0
 	.kcfi_type 1, "int (struct device *)"
 	.kcfi_type 2, "void (unsigned long)"
 	.kcfi_type 3, "int (struct device *, unsigned long)"
 	.kcfi_type 4, "long (*(struct device *))(void)"
+	.kcfi_type 5, "int (*(struct device *))[4]"
 EOF2
 check "--kcfi-stats shows the type cache at work" sh -c \
-	"'$KCFI_AS' --kcfi-stats --kcfi-no-assemble '$T/cache.s' 2>&1 | grep -q 'types_assembled=3 params_reused=1'"
+	"'$KCFI_AS' --kcfi-stats --kcfi-no-assemble '$T/cache.s' 2>&1 | grep -q 'types_assembled=4 params_reused=1'"
 finish

@@ -20,3 +20,9 @@ cat "$s/tests/typeids/clang-cases.txt" "$s/tests/typeids/clang-cases-c23.txt" |
 # A cache that keeps starting over (every 256 KiB of types) answers alike.
 "$gen" 3000 9 | "$check" --limit=262144 --min-assembled=300 --min-reused=50
 "$gen" 6000 8 --cc=gcc | "$check" --min-assembled=1000 --min-reused=1000
+# Pointers to functions and arrays, returned or passed, are put together
+# from their pieces too: all seven of these.
+printf '%s\n' 'int (*(short))(long)' 'int (*(short))[3]' 'int (**(long))[][4]' \
+	'long (int (*)(short), char (*)[2])' 'long (int (*)(short) __attribute__((ms_abi)))' \
+	'void (*(int (*)(char (*)[2])))(int (*)(short))' 'int (short) __attribute__((ms_abi))' |
+	"$check" --min-assembled=7
