@@ -209,6 +209,7 @@ found:
 	if (ret->end == ret->start)
 		return false;
 	ret->hash = type_memo_hash(ctx->text + ret->start, ret->end - ret->start);
+	type_memo_prefetch_bucket(&ctx->memo->returns, ret->hash);
 	*open = i;
 	return true;
 }
@@ -223,8 +224,9 @@ static bool scan_list(const struct proto_ctx *ctx, size_t *pos, size_t n, struct
 		if (l->n == SHAPE_MAX_PARAMS)
 			return false;
 		i++;
-		if (!next_piece(ctx->text, &i, n, &l->v[l->n++]))
+		if (!next_piece(ctx->text, &i, n, &l->v[l->n]))
 			return false;
+		type_memo_prefetch_bucket(&ctx->memo->params, l->v[l->n++].hash);
 	} while (ctx->text[i] != ')');
 	*pos = i + 1;
 	return true;
@@ -473,6 +475,11 @@ static const struct ctype *assemble_param(struct proto_ctx *ctx, const struct pi
  * alone, such as a VLA or void). */
 static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
 {
+	type_memo_prefetch_entry(&ctx->memo->returns, s->ret.hash);
+	for (size_t i = 0; i < s->params.n; i++)
+		type_memo_prefetch_entry(&ctx->memo->params, s->params.v[i].hash);
+	for (size_t i = 0; i < s->inner.n; i++)
+		type_memo_prefetch_entry(&ctx->memo->params, s->inner.v[i].hash);
 	struct kcfi_type_error *err = ctx->types->err, discarded;
 	ctx->types->err = &discarded;
 	const struct ctype *types[SHAPE_MAX_PARAMS], *ret = NULL;

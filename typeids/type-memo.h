@@ -56,6 +56,25 @@ void type_memo_release(struct type_memo *m);
 /* HASH: type_memo_hash(TEXT, LEN). */
 const struct type_memo_entry *type_memo_find(const struct type_memo *m, const char *text,
 					     size_t len, uint32_t hash);
+/* Ask for the bucket of HASH, then for its first entry, to be fetched from
+ * memory ahead of type_memo_find: a TU's memos outgrow the caches, and the
+ * lookups of one prototype's pieces can then wait for memory together
+ * rather than one after the other. */
+static inline void type_memo_prefetch_bucket(const struct type_memo *m, uint32_t hash)
+{
+	if (m->nbuckets)
+		__builtin_prefetch(&m->buckets[hash & (m->nbuckets - 1)]);
+}
+
+static inline void type_memo_prefetch_entry(const struct type_memo *m, uint32_t hash)
+{
+	if (m->nbuckets) {
+		const struct type_memo_entry *e = m->buckets[hash & (m->nbuckets - 1)];
+		if (e)
+			__builtin_prefetch(e);
+	}
+}
+
 /* Keep TEXT[0..LEN) as TYPE; TAGS as in the entry.  Returns false when out
  * of memory (a memo is only an accelerator). */
 bool type_memo_add(struct type_memo *m, const char *text, size_t len, const struct ctype *type,
