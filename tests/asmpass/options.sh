@@ -50,7 +50,7 @@ cat >"$T/cache.s" <<'EOF2'
 	.kcfi_type 2, "void (unsigned long)"
 	.kcfi_type 3, "int (struct device *, unsigned long)"
 	.kcfi_type 4, "long (*(struct device *))(void)"
-	.kcfi_type 5, "int (*(struct device *))[4]"
+	.kcfi_type 5, "int (*(*(struct device *))(void))(int)"
 EOF2
 check "--kcfi-stats shows the type cache at work" sh -c \
 	"'$KCFI_AS' --kcfi-stats --kcfi-no-assemble '$T/cache.s' 2>&1 | grep -q 'types_assembled=4 params_reused=1'"
