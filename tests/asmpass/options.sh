@@ -41,9 +41,10 @@ check "the assembler's errors keep the input's line numbers" sh -c \
 
 check "--kcfi-stats counts" sh -c \
 	"'$KCFI_AS' --kcfi-stats -o '$T/two2.o' '$T/one.s' '$T/two.s' 2>&1 | grep -q 'checks=1 '"
-# The type cache: prototypes shaped R (P, ...) or R (*(P, ...))(Q, ...) are
-# put together from their pieces (new ones read on their own); the fifth has
-# another shape and is parsed whole, its known parameter taken as one piece.
+# The type cache: prototypes shaped R (P, ...), or returning a pointer to a
+# function or an array, are put together from their pieces (new ones read on
+# their own); the fifth returns a pointer to a function returning a pointer
+# to a function, is parsed whole, and takes its known parameter as one piece.
 cat >"$T/cache.s" <<'EOF2'
 	.kcfi_version 1, "x86_64-linux-gnu", ptr=64, long=64, char=signed, prefix=0
 	.kcfi_type 1, "int (struct device *)"
