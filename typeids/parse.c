@@ -1,7 +1,9 @@
 /* Runs the flex scanner and the bison parser of grammar/ over one prototype,
- * with the memos of type-memo.h in front: a prototype `R (P, ...)` whose
- * pieces the grammar has all read before is put together from them, and a
- * known parameter inside a new prototype reaches the parser as one token.
+ * with the memos of type-memo.h in front: a prototype `R (P, ...)`, or one
+ * returning a pointer to a function or an array, is put together from its
+ * pieces (the grammar reads only those it has not read before, pointers to
+ * functions among them being put together in turn), and a known parameter
+ * inside a prototype of another shape reaches the parser as one token.
  * Either way the result is the node a full parse makes (types are
  * hash-consed), and the errors are its errors. */
 #include "config.h"

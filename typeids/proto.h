@@ -25,7 +25,7 @@ struct proto_span {
 /* What parse.c remembers across the prototypes of a TU (type-memo.h). */
 struct proto_memo {
 	struct type_memo params;	/* parameter declarations, as adjusted */
-	struct type_memo returns;	/* R of prototypes shaped `R (P, ...)` */
+	struct type_memo returns;	/* R of the shapes parse.c puts together */
 	unsigned long assembled;	/* prototypes put together from known pieces */
 };
 
