@@ -132,8 +132,8 @@ struct plist {
  *   R (P, ...)                a prototype (STARS 0)
  *   R (*(P, ...))(Q, ...)     a prototype of a function returning a pointer
  *                             to a function (any number of stars)
- *   R (*(P, ...))[N]          ... returning a pointer to an array ([N] or
- *                             [], up to SHAPE_MAX_DIMS of them)
+ *   R (*(P, ...))[N]          ... returning a pointer to an array ([N], []
+ *                             or [*], up to SHAPE_MAX_DIMS of them)
  *   R (*)(Q, ...), R (*)[N]   parameters: pointers to those
  * a function optionally followed by its calling convention, as the plugin
  * spells it. */
@@ -148,8 +148,9 @@ struct shape {
 	struct {
 		size_t open;		/* its `[` */
 		uint64_t count;
-		bool sized;
+		enum ctype_kind kind;	/* CT_ARRAY, CT_ARRAY_UNSIZED, CT_ARRAY_VLA */
 	} dims[SHAPE_MAX_DIMS];
+	bool vla;			/* a dimension is [*]: never remembered */
 	bool ret_known;			/* R is in the memo already */
 };
 
@@ -262,25 +263,34 @@ static size_t scan_tail(const struct proto_ctx *ctx, size_t i, size_t n, enum cc
 	return 0;
 }
 
-/* The array dimensions of S from I, `[N]` or `[]` as the plugin writes
- * them (in decimal, below a billion: other spellings are the parse's), to
- * the end of the text. */
+/* The array dimensions of S from I, `[N]`, `[]` or `[*]` as the plugin
+ * writes them (N in decimal, below a billion: other spellings are the
+ * parse's), to the end of the text. */
 static bool scan_dims(const struct proto_ctx *ctx, size_t i, size_t n, struct shape *s)
 {
 	const unsigned char *t = (const unsigned char *)ctx->text;
 	s->ndims = 0;
+	s->vla = false;
 	do {
 		if (s->ndims == SHAPE_MAX_DIMS)
 			return false;
 		size_t d = s->ndims++, digits = 0;
 		uint64_t count = 0;
 		s->dims[d].open = i;
-		for (i++; i < n && t[i] >= '0' && t[i] <= '9' && digits < 9; i++, digits++)
+		s->dims[d].kind = CT_ARRAY_UNSIZED;
+		if (++i < n && t[i] == '*') {
+			s->dims[d].kind = CT_ARRAY_VLA;
+			s->vla = true;
+			i++;
+		}
+		for (; i < n && t[i] >= '0' && t[i] <= '9' && digits < 9; i++, digits++)
 			count = count * 10 + (t[i] - '0');
-		if (i == n || t[i] != ']' || (digits && t[s->dims[d].open + 1] == '0'))
+		if (i == n || t[i] != ']' || (digits && t[s->dims[d].open + 1] == '0') ||
+		    (digits && s->dims[d].kind == CT_ARRAY_VLA))
 			return false;
+		if (digits)
+			s->dims[d].kind = CT_ARRAY;
 		s->dims[d].count = count;
-		s->dims[d].sized = digits;
 		i = skip_blanks(t, i + 1, n);
 	} while (i < n && t[i] == '[');
 	return i == n;
@@ -297,6 +307,7 @@ static bool match_shape(const struct proto_ctx *ctx, size_t start, size_t n, boo
 		return false;
 	s->stars = 0;
 	s->ndims = 0;
+	s->vla = false;
 	s->params.n = s->inner.n = 0;
 	size_t j = skip_blanks(t, i + 1, n);
 	if (j == n || t[j] != '*') {
@@ -403,8 +414,8 @@ static const struct ctype *pointer_of(struct proto_ctx *ctx, const struct shape 
 	const struct ctype *type = ret;
 	/* The last dimension is the innermost. */
 	for (unsigned i = s->ndims; i-- > 0;)
-		type = ctype_array(ctx->types, s->dims[i].sized ? CT_ARRAY : CT_ARRAY_UNSIZED, type,
-				   s->dims[i].count, (unsigned)s->dims[i].open + 1);
+		type = ctype_array(ctx->types, s->dims[i].kind, type, s->dims[i].count,
+				   (unsigned)s->dims[i].open + 1);
 	if (!s->ndims) {
 		const struct ctype *types[SHAPE_MAX_PARAMS];
 		size_t n;
@@ -419,13 +430,15 @@ static const struct ctype *pointer_of(struct proto_ctx *ctx, const struct shape 
 	return type;
 }
 
-/* Remember parameter P, put together as TYPE from S, unless a piece of it
- * is not in the memo (a VLA). */
+/* Remember parameter P, put together as TYPE from S, unless it holds a VLA
+ * (a [*] of its own, or a piece that is not in the memo for that reason). */
 static void remember_param(struct proto_ctx *ctx, const struct piece *p, const struct shape *s,
 			   const struct type_memo_entry *ret, const struct ctype *type)
 {
 	const struct type_memo_entry *known[SHAPE_MAX_PARAMS];
 	size_t ntags = ret->ntags;
+	if (s->vla)
+		return;
 	for (size_t i = 0; i < s->inner.n; i++) {
 		const struct piece *q = &s->inner.v[i];
 		if (q->start == q->end || piece_is(ctx, q, "...") || piece_is(ctx, q, "void")) {
@@ -514,7 +527,8 @@ static const struct ctype *return_of(const struct shape *s, const struct ctype *
 	if (s->stars && !s->ndims)
 		type = type && type->kind == CT_FUNCTION ? type->inner : NULL;
 	for (unsigned i = 0; type && i < s->ndims; i++)
-		type = type->kind == CT_ARRAY || type->kind == CT_ARRAY_UNSIZED ? type->inner : NULL;
+		type = type->kind == CT_ARRAY || type->kind == CT_ARRAY_UNSIZED ||
+		       type->kind == CT_ARRAY_VLA ? type->inner : NULL;
 	return type;
 }
 
