@@ -297,7 +297,7 @@ static bool scan_dims(const struct proto_ctx *ctx, size_t i, size_t n, struct sh
 }
 
 /* TEXT[START, N) as one of the shapes: with a list of its own when
- * PROTOTYPE, else as a pointer to a function. */
+ * PROTOTYPE, else as a pointer to a function or an array. */
 static bool match_shape(const struct proto_ctx *ctx, size_t start, size_t n, bool prototype,
 			struct shape *s)
 {
