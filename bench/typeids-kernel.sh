@@ -54,6 +54,13 @@ echo "CPU ms added, $reps runs each in turns: min(with) - min(without), median o
 echo "  parse+mangle+hash, all of them (kcfi-typeid minus start-up): $lib; $(per1000 "${lib#* }" "$n") per 1000"
 echo "  kcfi-as, .kcfi_type + .kcfi_extern of each:                   $as; $(per1000 "${as#* }" "$n") per 1000"
 as1000=$(per1000 "${as#* }" "$n")
+if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
+	d=$(mi "$(instr "$out/protos" "$build/kcfi-typeid")" "$(instr /dev/null "$build/kcfi-typeid")")
+	echo "  instructions, parse+mangle+hash: $d, $(per1000 "${d% M}" "$n") M per 1000"
+	d=$(mi "$(instr /dev/null "$build/kcfi-as" --kcfi-no-assemble "$out/types.s")" \
+		"$(instr /dev/null "$build/kcfi-as" --kcfi-no-assemble "$out/plain.s")")
+	echo "  instructions, kcfi-as: $d, $(per1000 "${d% M}" "$n") M per 1000"
+fi
 
 echo "plugin on whole kernel TUs (kcfi-gcc -S minus gcc -S, the TU's flags; per 1000 .kcfi_type: all of the plugin's cost put on the types):"
 total_ms=0 total_types=0 total_mi=0 tus=0
@@ -75,7 +82,7 @@ for flags in "$out"/*.flags; do
 		d=$(mi "$(instr /dev/null "$build/kcfi-gcc" $with -S -o "$out/x.s" "$out/$name.i")" \
 			"$(instr /dev/null gcc $without -S -o "$out/y.s" "$out/$name.i")")
 		line="$line; instructions ${d% M} M, $(per1000 "${d% M}" "$types") M per 1000"
-		total_mi=$(awk -v a="$total_mi" -v b="${d% M}" 'BEGIN { print a + b }')
+		total_mi=$(awk -v a="$total_mi" -v b="${d% M}" 'BEGIN { printf "%.1f", a + b }')
 	fi
 	echo "$line"
 	total_ms=$(awk -v a="$total_ms" -v b="$med" 'BEGIN { print a + b }')
@@ -86,4 +93,17 @@ p1000=$(per1000 "$total_ms" "$total_types")
 echo "  all $tus: $total_types .kcfi_type, plugin $(ms "$total_ms" 0) ms (sum of the medians), $(awk -v a="$total_ms" -v n="$tus" 'BEGIN { printf "%.1f", a / n }') ms per TU; $p1000 ms per 1000 .kcfi_type"
 [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] &&
 	echo "  instructions: $total_mi M in all, $(per1000 "$total_mi" "$total_types") M per 1000 .kcfi_type"
+# What the plugin costs a TU with nothing in it (its loading and set-up),
+# with the last TU's flags: what every TU pays, whatever its code.
+echo 'int kcfi_bench_nothing;' > "$out/empty.c"
+# shellcheck disable=SC2086
+empty=$(pair empty /dev/null "$build/kcfi-gcc $with -S -o $out/x.s $out/empty.c" \
+	/dev/null "gcc $without -S -o $out/y.s $out/empty.c")
+line="  an empty TU (no types): plugin $empty ms"
+if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
+	# shellcheck disable=SC2086
+	line="$line; instructions $(mi "$(instr /dev/null "$build/kcfi-gcc" $with -S -o "$out/x.s" "$out/empty.c")" \
+		"$(instr /dev/null gcc $without -S -o "$out/y.s" "$out/empty.c")")"
+fi
+echo "$line"
 echo "$as1000 $p1000" | awk '{ printf "scaled to 20 000 kernel prototypes: kcfi-as %.0f ms; plugin %.0f ms at most (every cost put on the types); budget for both: 50 ms\n", $1 * 20, $2 * 20 }'
