@@ -1,0 +1,34 @@
+# shellcheck shell=sh disable=SC2154 # $build and $reps are the caller's
+# Shared by the bench/ scripts (sourced): CPU time of runs with and without,
+# taken in turns.  Expects $build (the kcfi-as build tree, holding
+# bench/cpu-ms) and $reps (runs of each).
+
+# cpu IN CMD...: CPU time in ms of one run of CMD < IN
+cpu() {
+	in=$1; shift
+	"$build/bench/cpu-ms" "$@" < "$in" 2>&1 > /dev/null | sed -n 's/^cpu-ms: //p'
+}
+# pair NAME IN_A "CMD_A" IN_B "CMD_B": what A costs more than B, from $reps
+# runs of each taken in turns (so that a change in the machine's load hits
+# both alike), as "min-of-A - min-of-B" and the median of the per-turn
+# differences; prints "MIN MEDIAN".
+pair() {
+	for _ in $(seq "$reps"); do
+		# shellcheck disable=SC2086
+		a=$(cpu "$2" $3)
+		# shellcheck disable=SC2086
+		b=$(cpu "$4" $5)
+		echo "$a $b"
+	done | awk '{ a[NR] = $1; b[NR] = $2; d[NR] = $1 - $2 }
+		function sort(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
+		END { sort(a, NR); sort(b, NR); sort(d, NR); printf "%.1f %.1f\n", a[1] - b[1], d[int((NR + 1) / 2)] }'
+}
+ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+# instr IN CMD...: instructions CMD and the programs it runs execute, < IN
+instr() {
+	in=$1; shift
+	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null "$@" \
+		< "$in" 2>&1 > /dev/null | sed -n 's/.*I *refs: *//p' | tr -d , |
+		awk '{ s += $1 } END { printf "%d", s }'
+}
+mi() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f M", (a - b) / 1e6 }'; }
