@@ -30,6 +30,14 @@ bad_arg() {
 }
 check "an unknown plugin argument is an error" bad_arg -fplugin-arg-kcfi-frobnicate
 check "reserve=0 is an error" bad_arg -fplugin-arg-kcfi-reserve=0
+check "stats takes no value" bad_arg -fplugin-arg-kcfi-stats=1
+# stats reports the plugin's own time, and changes nothing in the output.
+stats_only() {
+	$CC -fplugin="$KCFI_PLUGIN" -fplugin-arg-kcfi-stats -O2 -S -o "$T/s.s" "$T/v.c" 2>"$T/s.err" &&
+	grep -q "^kcfi: .*v.c: recording types [0-9.]* ms, writing directives [0-9.]* ms (CPU)$" "$T/s.err" &&
+	test "$(wc -l < "$T/s.err")" -eq 1 && cmp -s "$T/n.s" "$T/s.s"
+}
+check "stats reports the two walks' CPU time and changes no output" stats_only
 
 kcc "$T/o.s" "$T/v.c" -O2 -fsyntax-only
 check "-fsyntax-only writes nothing" sh -c "test ! -s '$T/o.s'"
