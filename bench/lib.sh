@@ -3,6 +3,8 @@
 # taken in turns.  Expects $build (the kcfi-as build tree, holding
 # bench/cpu-ms) and $reps (runs of each).
 
+awk_sort='function sort(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }'
+
 # cpu IN CMD...: CPU time in ms of one run of CMD < IN
 cpu() {
 	in=$1; shift
@@ -19,9 +21,12 @@ pair() {
 		# shellcheck disable=SC2086
 		b=$(cpu "$4" $5)
 		echo "$a $b"
-	done | awk '{ a[NR] = $1; b[NR] = $2; d[NR] = $1 - $2 }
-		function sort(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
+	done | awk "$awk_sort"'{ a[NR] = $1; b[NR] = $2; d[NR] = $1 - $2 }
 		END { sort(a, NR); sort(b, NR); sort(d, NR); printf "%.1f %.1f\n", a[1] - b[1], d[int((NR + 1) / 2)] }'
+}
+# minmed: the least and the median of the numbers on stdin, "MIN MEDIAN".
+minmed() {
+	awk "$awk_sort"'{ v[NR] = $1 } END { sort(v, NR); printf "%.1f %.1f\n", v[1], v[int((NR + 1) / 2)] }'
 }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 # instr IN CMD...: instructions CMD and the programs it runs execute, < IN

@@ -48,15 +48,24 @@ as=$(pair as /dev/null "$build/kcfi-as --kcfi-no-assemble $out/tu.s" \
 	/dev/null "$build/kcfi-as --kcfi-no-assemble $out/plain.s")
 plugin=$(pair plugin /dev/null "$build/kcfi-gcc -w -O2 -fsanitize=kcfi -S -o $out/x.s $out/tu.c" \
 	/dev/null "gcc -w -O2 -S -o $out/y.s $out/tu.c")
+# The plugin's two walks over the TU's functions, timed inside cc1: what
+# grows with the prototypes, without the noise of the whole compilation.
+walks=$(for _ in $(seq "$reps"); do
+	"$build/kcfi-gcc" -w -O2 -fsanitize=kcfi -fplugin-arg-kcfi-stats -S -o "$out/x.s" "$out/tu.c" 2>&1 |
+		sed -n 's/.*recording types \([0-9.]*\) ms, writing directives \([0-9.]*\) ms.*/\1 \2/p' |
+		awk '{ print $1 + $2 }'
+done | minmed)
 
 echo "TU: $n distinct prototypes, $types .kcfi_type directives ($(wc -c < "$out/tu.c") bytes of C)"
 echo "CPU ms added, $reps runs each in turns: min(with) - min(without), median of the differences"
 echo "  parse+mangle+hash, all of them (kcfi-typeid minus start-up): $lib"
 echo "  kcfi-as, the type directives (.s minus the .s without them):  $as"
 echo "  plugin, everything it does (kcfi-gcc -S minus gcc -S):        $plugin"
+echo "  plugin, its two walks (timed inside cc1, min and median):      $walks"
 "$build/tests/typeids/unit" --speed | sed -n 's/^speed: /  library in-process: /p'
 # What the TU's build pays in all: the plugin in cc1 plus kcfi-as.
 echo "$as $plugin" | awk '{ printf "added to the build (plugin + kcfi-as): %.1f ms (min), %.1f ms (median); budget: 50 ms\n", $1 + $3, $2 + $4 }'
+echo "$as $walks" | awk '{ printf "  the same with the plugin'"'"'s walks timed inside cc1: %.1f ms (min), %.1f ms (median)\n", $1 + $3, $2 + $4 }'
 if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
 	echo "instructions (valgrind):"
 	echo "  kcfi-as, the type directives: $(mi "$(instr /dev/null "$build/kcfi-as" --kcfi-no-assemble "$out/tu.s")" \
