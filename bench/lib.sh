@@ -28,6 +28,16 @@ pair() {
 minmed() {
 	awk "$awk_sort"'{ v[NR] = $1 } END { sort(v, NR); printf "%.1f %.1f\n", v[1], v[int((NR + 1) / 2)] }'
 }
+# walks ARGS...: "MIN MEDIAN" over $reps runs of `kcfi-gcc ARGS
+# -fplugin-arg-kcfi-stats` of the CPU ms of the plugin's two walks, as the
+# plugin times them inside cc1.
+walks() {
+	for _ in $(seq "$reps"); do
+		"$build/kcfi-gcc" "$@" -fplugin-arg-kcfi-stats 2>&1 |
+			sed -n 's/.*recording types \([0-9.]*\) ms, writing directives \([0-9.]*\) ms.*/\1 \2/p' |
+			awk '{ print $1 + $2 }'
+	done | minmed
+}
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 # instr IN CMD...: instructions CMD and the programs it runs execute, < IN
 instr() {

@@ -77,12 +77,8 @@ for flags in "$out"/*.flags; do
 		/dev/null "gcc $without -S -o $out/y.s $out/$name.i")
 	med=${plugin#* }
 	# The plugin's two walks, timed inside cc1 (-fplugin-arg-kcfi-stats).
-	walks=$(for _ in $(seq "$reps"); do
-		# shellcheck disable=SC2086
-		"$build/kcfi-gcc" $with -fplugin-arg-kcfi-stats -S -o "$out/x.s" "$out/$name.i" 2>&1 |
-			sed -n 's/.*recording types \([0-9.]*\) ms, writing directives \([0-9.]*\) ms.*/\1 \2/p' |
-			awk '{ print $1 + $2 }'
-	done | minmed)
+	# shellcheck disable=SC2086 # one flag a word
+	walks=$(walks $with -S -o "$out/x.s" "$out/$name.i")
 	line="  $(echo "$name" | sed 's|__|/|g').c: $types .kcfi_type, gcc -S $(ms "$base" 0) ms; plugin $plugin ms, its walks $walks ms; $(per1000 "$med" "$types") ms per 1000"
 	if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
 		# shellcheck disable=SC2086

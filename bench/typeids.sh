@@ -50,11 +50,7 @@ plugin=$(pair plugin /dev/null "$build/kcfi-gcc -w -O2 -fsanitize=kcfi -S -o $ou
 	/dev/null "gcc -w -O2 -S -o $out/y.s $out/tu.c")
 # The plugin's two walks over the TU's functions, timed inside cc1: what
 # grows with the prototypes, without the noise of the whole compilation.
-walks=$(for _ in $(seq "$reps"); do
-	"$build/kcfi-gcc" -w -O2 -fsanitize=kcfi -fplugin-arg-kcfi-stats -S -o "$out/x.s" "$out/tu.c" 2>&1 |
-		sed -n 's/.*recording types \([0-9.]*\) ms, writing directives \([0-9.]*\) ms.*/\1 \2/p' |
-		awk '{ print $1 + $2 }'
-done | minmed)
+walks=$(walks -w -O2 -fsanitize=kcfi -S -o "$out/x.s" "$out/tu.c")
 
 echo "TU: $n distinct prototypes, $types .kcfi_type directives ($(wc -c < "$out/tu.c") bytes of C)"
 echo "CPU ms added, $reps runs each in turns: min(with) - min(without), median of the differences"

@@ -556,14 +556,16 @@ static const struct type_memo_entry *note_return(struct proto_ctx *ctx, const st
 
 static const struct ctype *parse(struct proto_ctx *ctx);
 
-/* R, BASE brackets deep, read by the grammar on its own as the type name
- * it is, with the columns it has in the prototype. */
-static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct piece *r,
-						  unsigned base)
+/* TEXT[P) read by the grammar on its own, BASE brackets deep, with the
+ * columns it has in the prototype and its tags logged as if the whole
+ * prototype were read: as a parameter declaration when START_PARAM, else
+ * as a type name. */
+static const struct ctype *parse_piece(struct proto_ctx *ctx, const struct piece *p,
+				       unsigned base, bool start_param)
 {
 	struct proto_ctx q = {
-		.text = ctx->text, .len = r->end, .pos = r->start, .nest = base,
-		.types = ctx->types, .memo = ctx->memo,
+		.text = ctx->text, .len = p->end, .pos = p->start, .nest = base,
+		.types = ctx->types, .memo = ctx->memo, .start_param = start_param,
 		.tags = ctx->tags, .ntags = ctx->ntags, .tags_cap = ctx->tags_cap,
 		.last_vla = ctx->last_vla,
 	};
@@ -571,27 +573,25 @@ static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const s
 	ctx->tags = q.tags;
 	ctx->ntags = q.ntags;
 	ctx->tags_cap = q.tags_cap;
+	return type;
+}
+
+/* R, BASE brackets deep, read on its own as the type name it is. */
+static const struct type_memo_entry *parse_return(struct proto_ctx *ctx, const struct piece *r,
+						  unsigned base)
+{
+	const struct ctype *type = parse_piece(ctx, r, base, false);
 	return type ? note_return(ctx, r, type) : NULL;
 }
 
-/* Parameter P of a prototype, BASE brackets deep, read by the grammar on
- * its own, with the columns and nesting it has in the prototype: its
+/* Parameter P of a prototype, BASE brackets deep, read on its own: its
  * adjusted type, which the parse also remembered if it could.  NULL for a
  * void one: whether that is `(void)` or an error is the whole prototype's
  * business. */
 static const struct ctype *parse_param(struct proto_ctx *ctx, const struct piece *p,
 				       unsigned base)
 {
-	struct proto_ctx q = {
-		.text = ctx->text, .len = p->end, .pos = p->start, .nest = base,
-		.types = ctx->types, .memo = ctx->memo, .start_param = true,
-		.tags = ctx->tags, .ntags = ctx->ntags, .tags_cap = ctx->tags_cap,
-		.last_vla = ctx->last_vla,
-	};
-	const struct ctype *type = parse(&q);
-	ctx->tags = q.tags;
-	ctx->ntags = q.ntags;
-	ctx->tags_cap = q.tags_cap;
+	const struct ctype *type = parse_piece(ctx, p, base, true);
 	return type && !ctype_is_void(ctype_unqualified(type)) ? type : NULL;
 }
 
