@@ -1,4 +1,5 @@
-/* Attributes: teach stock GCC 12 the two spellings KCFI code uses.
+/* Attributes: teach stock GCC 12 the two spellings KCFI code uses, and
+ * drop the one that would hide checked calls from the kernel.
  *
  * GCC 12 knows neither no_sanitize("kcfi") nor nocf_check without
  * -fcf-protection: it warns and drops them, so nothing later can recover
@@ -18,6 +19,7 @@ typedef tree (*attr_handler) (tree *, tree, tree, int, bool *);
 
 static attr_handler stock_no_sanitize;
 static attr_handler stock_nocf_check;
+static attr_handler stock_indirect_branch;
 
 /* The value of the private attribute NAME in ATTRS, or NULL if absent.  */
 const char *
@@ -125,6 +127,30 @@ nocf_check_handler (tree *node, tree name, tree args, int flags,
   return NULL_TREE;
 }
 
+/* x86's indirect_branch("keep") is dropped, as Clang (which has no such
+   attribute) does.  A kernel built with retpolines finds its checked call
+   sites only through their calls to the __x86_indirect_thunk_* (objtool's
+   .retpoline_sites): with FineIBT configured it rewrites the id of every
+   preamble at boot, and of every caller it finds that way.  Linux marks all
+   __init code "keep" under GCC (__noinitretpoline), so those checked calls
+   would be plain "call *%r11", keep the old id and trap at the first call.
+   Through the thunk the call does the same thing, only slower, so the
+   program's meaning is untouched.  The other values of the attribute are
+   left to GCC.  */
+static tree
+indirect_branch_handler (tree *node, tree name, tree args, int flags,
+			 bool *no_add_attrs)
+{
+  tree v = args ? TREE_VALUE (args) : NULL_TREE;
+  if (TREE_CODE (*node) == FUNCTION_DECL && v && TREE_CODE (v) == STRING_CST
+      && !strcmp (TREE_STRING_POINTER (v), "keep"))
+    {
+      *no_add_attrs = true;
+      return NULL_TREE;
+    }
+  return stock_indirect_branch (node, name, args, flags, no_add_attrs);
+}
+
 bool
 kcfi_nocf_check_p (tree fndecl)
 {
@@ -159,4 +185,6 @@ kcfi_wrap_attribute_handlers (void *, void *)
 {
   wrap ("no_sanitize", no_sanitize_handler, &stock_no_sanitize);
   wrap ("nocf_check", nocf_check_handler, &stock_nocf_check);
+  /* Only x86 has it; elsewhere wrap finds no spec and does nothing.  */
+  wrap ("indirect_branch", indirect_branch_handler, &stock_indirect_branch);
 }
