@@ -7,6 +7,9 @@
 # Environment:
 #   KCFI_BUILDDIR    kcfi-as build tree holding kcfi-gcc, kcfi-as, plugins
 #                    (default: the directory above this script)
+#   BOOT_CONFIG      small (default: tinyconfig-based, in CI) or defconfig (each
+#                    arch's defconfig with SMP, modules, BPF JIT, FineIBT on
+#                    x86_64; slow, see doc/kernel.md)
 #   BOOT_ARCHES      default "x86_64 arm64 riscv64"
 #   BOOT_VARIANTS    restrict to these variant names (default: all of the arches)
 #   KCFI_BOOT_CACHE  kernel sources and build dirs (default /var/cache/kcfi-boot,
@@ -22,8 +25,17 @@ top=$(cd "$here/.." && pwd)
 KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
 BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64"}
 BOOT_JOBS=${BOOT_JOBS:-2}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
-BOOT_BUILD_TIMEOUT=${BOOT_BUILD_TIMEOUT:-1800}
+BOOT_CONFIG=${BOOT_CONFIG:-small}
+case $BOOT_CONFIG in
+small)
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+	BOOT_BUILD_TIMEOUT=${BOOT_BUILD_TIMEOUT:-1800} ;;
+defconfig)
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
+	BOOT_BUILD_TIMEOUT=${BOOT_BUILD_TIMEOUT:-5400} ;;
+*)	echo "boot-check: BOOT_CONFIG must be small or defconfig, not '$BOOT_CONFIG'" >&2
+	exit 2 ;;
+esac
 if [ -z "${KCFI_BOOT_CACHE:-}" ]; then
 	KCFI_BOOT_CACHE=/var/cache/kcfi-boot
 	mkdir -p "$KCFI_BOOT_CACHE" 2>/dev/null && [ -w "$KCFI_BOOT_CACHE" ] ||
@@ -40,12 +52,27 @@ mkdir -p "$OUT"
 # tree with boot/patches; route as = make AS=kcfi-as on the tree that also
 # has boot/patches-as.  modes: strict (CFI_PERMISSIVE=n) and/or permissive,
 # built one after the other in the same build directory.
+# The defconfig profile builds each kernel once (trapping), riscv64 also
+# through route as, and x86_64 also with plain gcc (route plain: no kcfi, not
+# booted) so that objtool's warnings on our build can be compared with it.
+if [ "$BOOT_CONFIG" = small ]; then
 MATRIX="
 arm64:arm64:cc:fnv1a:strict,permissive
 riscv64:riscv64:cc:fnv1a:strict,permissive
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "
+BUILDS=$CACHE/build
+else
+MATRIX="
+x86_64:x86_64:cc:fnv1a:strict
+riscv64:riscv64:cc:fnv1a:strict
+arm64:arm64:cc:fnv1a:strict
+riscv64-as:riscv64:as:fnv1a:strict
+x86_64-plain:x86_64:plain:-:strict
+"
+BUILDS=$CACHE/build-defconfig
+fi
 
 log() { printf 'boot-check: %s\n' "$*" >&2; }
 
@@ -96,40 +123,58 @@ tool_id() {
 
 # ---- per-variant steps ------------------------------------------------------
 # build_variant NAME ARCH ROUTE HASH MODE: configure and build in
-# $CACHE/build/NAME (a fixed path: x86 build dirs are not relocatable), then
-# keep the image and vmlinux in $CACHE/build/NAME/images/MODE.  Skipped when
+# $BUILDS/NAME (a fixed path: x86 build dirs are not relocatable), then
+# keep the image and vmlinux in $BUILDS/NAME/images/MODE.  Skipped when
 # the images exist and were made with the same key.
 build_variant() {
-	local name=$1 arch=$2 route=$3 hash=$4 mode=$5
+	local name=$1 arch=$2 route=$3 hash=$4 mode=$5 tree=$3
+	[ "$route" = plain ] && tree=cc		# 0001 changes nothing without CFI
 	arch_vars "$arch" || return 1
-	local O=$CACHE/build/$name img=$CACHE/build/$name/images/$mode
-	local frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
-	[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
-	frags+=("$here/config/common.config" "$here/config/$arch.config")
-	if [ "$mode" = permissive ]; then frags+=("$here/config/cfi-permissive.config")
+	local O=$BUILDS/$name img=$BUILDS/$name/images/$mode frags=() base=allnoconfig
+	if [ "$BOOT_CONFIG" = small ]; then
+		frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
+		[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
+		frags+=("$here/config/common.config" "$here/config/$arch.config")
+	else
+		base=defconfig
+		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
+	fi
+	if [ "$route" = plain ]; then :
+	elif [ "$mode" = permissive ]; then frags+=("$here/config/cfi-permissive.config")
 	else frags+=("$here/config/cfi.config"); fi
 
 	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	[ -n "$CROSS" ] && mk+=(CROSS_COMPILE="$CROSS")
 	local plugin=$KCFI_BUILDDIR/prepass/plugins/$TRIPLE/kcfi.so
 	[ -f "$plugin" ] || { log "$name: no plugin for $TRIPLE ($plugin)"; return 1; }
-	if [ "$route" = cc ]; then
+	case $route in
+	cc)
 		# x86_64 builds natively with the plain name; the others need the
 		# <triple>-kcfi-gcc spelling, which kcfi-gcc reads to pick the compiler.
 		local cc=$KCFI_BUILDDIR/kcfi-gcc
 		[ -n "$CROSS" ] && cc=$(wrapper "${CROSS}kcfi-gcc" kcfi-gcc)
 		mk+=(CC="$cc")
-		[ "$hash" = xxhash64 ] && mk+=(KCFLAGS=-fsanitize-kcfi-hash=xxHash64)
-	else
+		[ "$hash" = xxhash64 ] && mk+=(KCFLAGS=-fsanitize-kcfi-hash=xxHash64) ;;
+	as)
 		local as=$KCFI_BUILDDIR/kcfi-as kflags="-fplugin=$plugin"
 		[ -n "$CROSS" ] && as=$(wrapper "${CROSS}kcfi-as" kcfi-as)
 		[ "$hash" = xxhash64 ] && kflags="$kflags -Wa,--kcfi-hash=xxhash64"
-		mk+=(CC="${CROSS}gcc" AS="$as" CC_FLAGS_KCFI="$kflags")
+		mk+=(CC="${CROSS}gcc" AS="$as" CC_FLAGS_KCFI="$kflags") ;;
+	plain)
+		mk+=(CC="${CROSS}gcc") ;;
+	esac
+	# The defconfig profile also builds our test module against the kernel.
+	local targets=("$ARCH_TARGET") module=
+	if [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; then
+		targets+=(modules_prepare)
+		module=$O/kcfi-test-module
 	fi
 
-	local key
-	key=$( { echo "$KVER_PKG $route $hash $mode"; cat "${frags[@]}";
-		 cat "$CACHE/src-$route/stamp"; tool_id "$TRIPLE";
+	local key tools
+	tools=$( [ "$route" = plain ] || tool_id "$TRIPLE")
+	key=$( { echo "$BOOT_CONFIG $KVER_PKG $route $hash $mode"; cat "${frags[@]}";
+		 cat "$CACHE/src-$tree/stamp"; echo "$tools";
+		 [ -n "$module" ] && cat "$here"/module/*;
 		 "${CROSS}gcc" --version | head -1; printf '%s\n' "${mk[@]}"; } |
 		sha256sum | cut -c1-16)
 	if [ -f "$img/vmlinux" ] && [ "$(cat "$img/key" 2>/dev/null)" = "$key" ]; then
@@ -139,28 +184,48 @@ build_variant() {
 	# The build dir is shared by the modes of one variant; anything else that
 	# changed (tools, sources, route) means a clean start.
 	local dirkey
-	dirkey=$( { cat "$CACHE/src-$route/stamp"; tool_id "$TRIPLE"; "${CROSS}gcc" --version | head -1;
-		    echo "$route $hash"; } | sha256sum | cut -c1-16)
+	dirkey=$( { cat "$CACHE/src-$tree/stamp"; echo "$tools"; "${CROSS}gcc" --version | head -1;
+		    echo "$BOOT_CONFIG $route $hash"; } | sha256sum | cut -c1-16)
 	if [ "$(cat "$O/dirkey" 2>/dev/null)" != "$dirkey" ]; then
 		rm -rf "$O"
 		mkdir -p "$O" && echo "$dirkey" > "$O/dirkey"
 	fi
 	rm -rf "$img"
 	cat "${frags[@]}" > "$O/allconfig.frag"
-	log "$name/$mode: configuring (${mk[*]})"
-	(cd "$O" && "${mk[@]}" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig) \
-		> "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
-	check_config "$O/.config" "$here/config/common.config" "$here/config/$arch.config" \
-		"${frags[-1]}" || { log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
-	log "$name/$mode: building $ARCH_TARGET"
+	log "$name/$mode: configuring from $base (${mk[*]})"
+	if [ "$base" = allnoconfig ]; then
+		(cd "$O" && "${mk[@]}" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig)
+	else
+		# defconfig, then our fragments on top (the last assignment wins).
+		(cd "$O" && "${mk[@]}" defconfig && cat "$O/allconfig.frag" >> "$O/.config" &&
+		 "${mk[@]}" olddefconfig)
+	fi > "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
+	local -a want=("${frags[@]}")
+	[ "$BOOT_CONFIG" = small ] && want=("$here/config/common.config" "$here/config/$arch.config" "${frags[-1]}")
+	check_config "$O/.config" "${want[@]}" ||
+		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
+	log "$name/$mode: building ${targets[*]}"
 	local t0=$SECONDS
-	(cd "$O" && timeout "$BOOT_BUILD_TIMEOUT" "${mk[@]}" "$ARCH_TARGET") \
+	(cd "$O" && timeout "$BOOT_BUILD_TIMEOUT" "${mk[@]}" "${targets[@]}") \
 		> "$O/build-$mode.log" 2>&1 ||
-		{ log "$name/$mode: build failed, last lines of $O/build-$mode.log:";
+		{ log "$name/$mode: build failed or timed out (${BOOT_BUILD_TIMEOUT}s), last lines of $O/build-$mode.log:";
 		  tail -n 25 "$O/build-$mode.log" >&2; return 1; }
-	log "$name/$mode: built in $((SECONDS - t0)) s"
+	local built=$((SECONDS - t0))
+	if [ -n "$module" ]; then
+		# An Image-only build leaves the exports in vmlinux.symvers; an
+		# external module build reads Module.symvers.
+		[ -f "$O/Module.symvers" ] || cp "$O/vmlinux.symvers" "$O/Module.symvers" || return 1
+		rm -rf "$module" && mkdir -p "$module" && cp "$here"/module/* "$module"/ || return 1
+		(cd "$O" && timeout 600 "${mk[@]}" M="$module" modules) > "$O/module-$mode.log" 2>&1 ||
+			{ log "$name/$mode: test module build failed:"; tail -n 25 "$O/module-$mode.log" >&2; return 1; }
+	fi
+	log "$name/$mode: built in $built s"
 	mkdir -p "$img" && cp "$O/$ARCH_IMAGE" "$img/image" && cp "$O/vmlinux" "$img/vmlinux" &&
-		cp "$O/.config" "$img/config" && echo "$key" > "$img/key"
+		cp "$O/.config" "$img/config" && echo "$built" > "$img/build-seconds" || return 1
+	[ -z "$module" ] || cp "$module/kcfi_test.ko" "$img/kcfi_test.ko" || return 1
+	# objtool's findings, offsets dropped, for the comparison with plain gcc.
+	grep -h 'objtool' "$O/build-$mode.log" | sed -E 's/\+0x[0-9a-f]+//g; s|^.*/||' | sort -u > "$img/objtool.txt"
+	echo "$key" > "$img/key"
 }
 
 # wrapper NAME TOOL: a <triple>-kcfi-* spelling of TOOL.  Prefer one the build
@@ -189,28 +254,57 @@ for line in $MATRIX; do
 	if [ -n "${BOOT_VARIANTS:-}" ]; then
 		case " $BOOT_VARIANTS " in *" $name "*) ;; *) continue ;; esac
 	fi
+	tree=$route
+	[ "$route" = plain ] && tree=cc
 	for mode in ${modes//,/ }; do
 		t0=$SECONDS
 		built=no booted=- report=- typeid=- matched=- verdict=FAIL PROOF=-
-		if prepare_tree "$route" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
+		if prepare_tree "$tree" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
 			built=yes
-			run_variant "$name" "$arch" "$hash" "$mode"
-			# run_variant sets booted report typeid matched verdict
+			if [ "$route" = plain ]; then
+				# Not booted: only objtool's findings matter (compared below).
+				booted=n/a verdict=PASS PROOF="objtool lines: $(wc -l < "$BUILDS/$name/images/$mode/objtool.txt")"
+			else
+				run_variant "$name" "$arch" "$hash" "$mode"
+				# run_variant sets booted report typeid matched verdict
+			fi
 		fi
 		[ "$verdict" = PASS ] || status=1
 		results+=("$(printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %5ss %-4s %s' \
 			"$name" "$mode" "$built" "$booted" "$report" "$typeid" "$matched" \
 			"$((SECONDS - t0))" "$verdict" "$PROOF")")
+		# Real FineIBT semantics: the same kernel with cfi=fineibt rewrites
+		# every preamble and checked caller into FineIBT's form (the check
+		# then happens in the callee; without IBT hardware ENDBR is a NOP).
+		if [ "$BOOT_CONFIG" = defconfig ] && [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ]; then
+			t0=$SECONDS
+			run_variant "$name" "$arch" "$hash" "$mode" fineibt
+			[ "$verdict" = PASS ] || status=1
+			results+=("$(printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %5ss %-4s %s' \
+				"$name" "$mode+fineibt" "$built" "$booted" "$report" "$typeid" "$matched" \
+				"$((SECONDS - t0))" "$verdict" "$PROOF")")
+		fi
 	done
 done
-
 echo
 echo "boot-check summary (consoles: $OUT/<arch>/console[-<variant>][-permissive].log)"
 printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %6s %-4s %s\n' \
 	variant mode built booted "CFI report" "type id" matched time pass "KCFI in vmlinux"
 for r in "${results[@]}"; do echo "$r"; done
 # Both x86_64 routes built: they must compile C with the same options.
-a=$CACHE/build/x86_64 b=$CACHE/build/x86_64-as-xxhash64
+# Defconfig: objtool may say nothing about our x86_64 build that it does not
+# say about plain gcc's build of the same configuration.
+a=$BUILDS/x86_64/images/strict/objtool.txt b=$BUILDS/x86_64-plain/images/strict/objtool.txt
+if [ "$BOOT_CONFIG" = defconfig ] && [ -f "$a" ] && [ -f "$b" ]; then
+	if comm -23 "$a" "$b" > "$OUT/objtool-extra.txt" && [ ! -s "$OUT/objtool-extra.txt" ]; then
+		echo "objtool: nothing on kcfi-gcc's x86_64 build beyond plain gcc's ($(wc -l < "$b") line(s) there)"
+	else
+		echo "objtool: FAIL: kcfi-gcc's x86_64 build draws warnings plain gcc's does not:"
+		sed 's/^/    /' "$OUT/objtool-extra.txt"
+		status=1
+	fi
+fi
+a=$BUILDS/x86_64 b=$BUILDS/x86_64-as-xxhash64
 if [ -f "$a/init/.main.o.cmd" ] && [ -f "$b/init/.main.o.cmd" ]; then
 	route_flags "$a" > "$OUT/route-flags.cc" && route_flags "$b" > "$OUT/route-flags.as"
 	if [ "$(wc -l < "$OUT/route-flags.cc")" -ge 20 ] &&
@@ -222,9 +316,5 @@ if [ -f "$a/init/.main.o.cmd" ] && [ -f "$b/init/.main.o.cmd" ]; then
 		status=1
 	fi
 fi
-case " $BOOT_ARCHES " in *" riscv64 "*)
-	echo "(riscv64: Linux 6.12 prints the id loaded from the target, int (int *);" \
-	     "the expected id is checked in t2 of the register dump)" ;;
-esac
 [ ${#results[@]} -gt 0 ] || { echo "boot-check: nothing selected"; status=1; }
 exit $status

@@ -65,9 +65,10 @@ type_id() {
 	esac
 }
 
-# initramfs ARCH: a cpio with our init built by that arch's compiler.
+# initramfs ARCH OUT [MODULE]: write to OUT a cpio with our init built by
+# that arch's compiler and, if given, the test module as /kcfi_test.ko.
 initramfs() {
-	local arch=$1 dir=$CACHE/init/$1 cc=${CROSS}gcc
+	local arch=$1 out=$2 ko=${3:-} dir=$CACHE/init/$1 cc=${CROSS}gcc
 	mkdir -p "$dir"
 	if [ ! -x "$dir/init" ] || [ "$here/init.c" -nt "$dir/init" ]; then
 		"$cc" -static -Os -s -Wall -o "$dir/init" "$here/init.c" || return 1
@@ -80,8 +81,8 @@ initramfs() {
 	dir /sys/kernel/debug 0755 0 0
 	file /init $dir/init 0755 0 0
 	EOF
-	"$CACHE/tools/gen_init_cpio" "$dir/list" > "$dir/initramfs.cpio" || return 1
-	echo "$dir/initramfs.cpio"
+	[ -z "$ko" ] || echo "file /kcfi_test.ko $ko 0644 0 0" >> "$dir/list"
+	"$CACHE/tools/gen_init_cpio" "$dir/list" > "$out"
 }
 
 # kcfi_proof VMLINUX: fail unless the kernel is plausibly KCFI throughout.
@@ -112,20 +113,23 @@ kcfi_proof() {
 	return $ok
 }
 
-# run_variant NAME ARCH HASH MODE: boot the image of NAME/MODE and judge the
-# console.  Sets booted report typeid matched verdict (see boot-check.sh).
+# run_variant NAME ARCH HASH MODE [fineibt]: boot the image of NAME/MODE and
+# judge the console.  Sets booted report typeid matched verdict (see
+# boot-check.sh).  With fineibt, the kernel is told cfi=fineibt.
 run_variant() {
-	local name=$1 arch=$2 hash=$3 mode=$4
+	local name=$1 arch=$2 hash=$3 mode=$4 cfi=${5:-kcfi}
 	# boot/out/<arch>/console.log is the trapping run of the main route;
 	# the others add the variant and mode: console-permissive.log,
-	# console-as-xxhash64.log.
-	local img=$CACHE/build/$name/images/$mode dir=$OUT/$arch
+	# console-as-xxhash64.log, console-fineibt.log.
+	local img=$BUILDS/$name/images/$mode dir=$OUT/$arch
 	local suffix=${name#"$arch"}
 	[ "$mode" = strict ] || suffix=$suffix-$mode
-	local log=$dir/console$suffix.log cpio want
+	[ "$cfi" = kcfi ] || suffix=$suffix-$cfi
+	local log=$dir/console$suffix.log cpio=$img/initramfs.cpio want append
 	arch_vars "$arch" || return
 	mkdir -p "$dir" && rm -f "$log"
-	cpio=$(initramfs "$arch") || { log "$name: cannot build the initramfs"; return; }
+	initramfs "$arch" "$cpio" "$([ -f "$img/kcfi_test.ko" ] && echo "$img/kcfi_test.ko")" ||
+		{ log "$name: cannot build the initramfs"; return; }
 	want=$(type_id "$hash" _ZTSFvPiE)
 	TOOL_ID=
 	if [ -x "$KCFI_BUILDDIR/kcfi-typeid" ]; then
@@ -133,31 +137,38 @@ run_variant() {
 		TOOL_ID=$("$KCFI_BUILDDIR/kcfi-typeid" --target="$TRIPLE" --hash="$hash" \
 			'void (int *)' 2>&1 | head -1)
 	fi
+	local -a size=(-smp 1 -m 256)
+	[ "$BOOT_CONFIG" = defconfig ] && size=(-smp 2 -m 1024)
+	append="console=$CONSOLE panic=-1 $EXTRA_APPEND"
+	[ "$cfi" = fineibt ] && append="$append cfi=fineibt"
 
-	timeout "$BOOT_TIMEOUT" "${QEMU[@]}" -m 256 -accel tcg -smp 1 -display none \
+	timeout "$BOOT_TIMEOUT" "${QEMU[@]}" "${size[@]}" -accel tcg -display none \
 		-monitor none -serial "file:$log" -no-reboot \
-		-kernel "$img/image" -initrd "$cpio" \
-		-append "console=$CONSOLE panic=-1 $EXTRA_APPEND" \
+		-kernel "$img/image" -initrd "$cpio" -append "$append" \
 		> "$dir/qemu$suffix.log" 2>&1
 	local rc=$?
 	[ $rc -eq 124 ] && echo "boot-check: QEMU timed out after ${BOOT_TIMEOUT}s" >> "$log"
 	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
-	judge "$log" "$arch" "$mode" "$hash" "$img/vmlinux"
+	judge "$log" "$arch" "$mode" "$hash" "$img/vmlinux" "$BOOT_CONFIG" "$cfi" "$img/config"
 	verdict_detail > "$dir/verdict$suffix.txt"
 }
 
-# judge LOG ARCH MODE HASH VMLINUX: the pass criteria of issue 5.
+# judge LOG ARCH MODE HASH VMLINUX [PROFILE [CFI [CONFIG]]]: the pass
+# criteria of the boot matrix (doc/kernel.md 5).  PROFILE small|defconfig,
+# CFI kcfi|fineibt (what the kernel was told), CONFIG its .config.
 judge() {
-	local log=$1 arch=$2 mode=$3 hash=$4 vmlinux=$5
-	local want shown
+	local log=$1 arch=$2 mode=$3 hash=$4 vmlinux=$5 profile=${6:-small} cfi=${7:-kcfi} config=${8:-}
+	local want site re
 	want=$(type_id "$hash" _ZTSFvPiE)
-	shown=$want
-	# Linux 6.12 on riscv prints rs1 of the beq as "expected type", and the
-	# check (Clang's and ours: beq t1, t2) has the *loaded* id there, i.e.
-	# the target's type, int (int *).  The expected id is then in t2.
-	[ "$arch" = riscv64 ] && shown=$(type_id "$hash" _ZTSFiPiE)
-	local re='^CFI failure at lkdtm_indirect_call\+0x[0-9a-f]+/0x[0-9a-f]+ \(target: lkdtm_increment_int\+0x0/0x[0-9a-f]+; expected type: (0x[0-9a-f]{8})\)$'
-	local line failures before
+	if [ "$cfi" = fineibt ]; then
+		# FineIBT checks in the callee's preamble, against the caller's id
+		# as re-randomized at boot: the site is __cfi_<target>, the id random.
+		site=__cfi_lkdtm_increment_int
+	else
+		site=lkdtm_indirect_call
+	fi
+	re='^CFI failure at '$site'\+0x[0-9a-f]+/0x[0-9a-f]+ \(target: lkdtm_increment_int\+0x0/0x[0-9a-f]+; expected type: (0x[0-9a-f]{8})\)$'
+	local line failures before early
 	REASONS=()
 	booted=no report=none typeid=- matched=no verdict=FAIL
 	grep -q '^kcfi-boot: init running' "$log" && booted=yes
@@ -168,18 +179,36 @@ judge() {
 	[ "$before" -eq 0 ] || REASONS+=("$before spurious CFI failure(s) before init")
 	line=$(grep -E "$re" "$log" | head -1)
 	if [[ $line =~ $re ]]; then
-		report=lkdtm_indirect_call
+		report=$site
 		typeid=${BASH_REMATCH[1]}
-		[ "$typeid" = "$shown" ] || REASONS+=("type id $typeid, expected $shown")
+		# riscv too: our beq has the expected id in rs1, which 6.12 reports.
+		[ "$cfi" = fineibt ] || [ "$typeid" = "$want" ] || REASONS+=("type id $typeid, expected $want")
 		if [ "$arch" = riscv64 ] &&
 		   ! grep -Eq " t2 : (00000000|ffffffff)${want#0x} " "$log"; then
 			REASONS+=("t2 does not hold the expected type $want")
 		fi
-	elif grep -q 'CFI failure at lkdtm_indirect_call' "$log"; then
+	elif grep -q "CFI failure at $site" "$log"; then
 		report=no-target-info
 		REASONS+=("CFI report without target/type information")
 	else
-		REASONS+=("no CFI failure report from lkdtm_indirect_call")
+		REASONS+=("no CFI failure report from $site")
+	fi
+	if [ "$profile" = defconfig ]; then
+		grep -qx 'kcfi-boot: module ok' "$log" ||
+			REASONS+=("the test module did not load, run and unload cleanly")
+		grep -qx 'kcfi-boot: bpf ok' "$log" || REASONS+=("no BPF program ran through the JIT")
+		grep -Eq '^smp: Brought up [0-9]+ nodes?, 2 CPUs$' "$log" || REASONS+=("2 CPUs did not come up")
+		# What follows LKDTM's deliberate oops is aftermath; before it, nothing.
+		early=$(sed -n '/^lkdtm: Performing direct entry CFI_FORWARD_PROTO/q;p' "$log" |
+			grep -E 'WARNING:|BUG:|Oops|Call Trace' | head -1)
+		[ -z "$early" ] || REASONS+=("before LKDTM: $early")
+	fi
+	# x86 with FineIBT configured rewrites every preamble and checked caller
+	# at boot, in either mode; the kernel says which mode it chose.
+	if [ -n "$config" ] && grep -qx 'CONFIG_FINEIBT=y' "$config"; then
+		local says='Using kCFI'
+		[ "$cfi" = fineibt ] && says='Using FineIBT CFI'
+		grep -q "$says" "$log" || REASONS+=("the kernel never said '$says'")
 	fi
 	[ "$failures" -le 1 ] || REASONS+=("$failures CFI failures, expected 1")
 	# The matched call must have run and returned before the mismatched one.
