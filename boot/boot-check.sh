@@ -224,7 +224,7 @@ build_variant() {
 		cp "$O/.config" "$img/config" && echo "$built" > "$img/build-seconds" || return 1
 	[ -z "$module" ] || cp "$module/kcfi_test.ko" "$img/kcfi_test.ko" || return 1
 	# objtool's findings, offsets dropped, for the comparison with plain gcc.
-	grep -h 'objtool' "$O/build-$mode.log" | sed -E 's/\+0x[0-9a-f]+//g; s|^.*/||' | sort -u > "$img/objtool.txt"
+	grep -hE '(warning|error): objtool' "$O/build-$mode.log" | sed -E "s|$O/||g; s|$SRC/||g; s/\\+0x[0-9a-f]+//g" | sort -u > "$img/objtool.txt"
 	echo "$key" > "$img/key"
 }
 
@@ -256,6 +256,13 @@ for line in $MATRIX; do
 	fi
 	tree=$route
 	[ "$route" = plain ] && tree=cc
+	# The plain build only serves the objtool comparison: needless when
+	# objtool had nothing to say about ours.
+	if [ "$route" = plain ] && [ -f "$BUILDS/$arch/images/strict/objtool.txt" ] &&
+	   [ ! -s "$BUILDS/$arch/images/strict/objtool.txt" ]; then
+		log "$name: skipped, objtool reported nothing on the kcfi-gcc build"
+		continue
+	fi
 	for mode in ${modes//,/ }; do
 		t0=$SECONDS
 		built=no booted=- report=- typeid=- matched=- verdict=FAIL PROOF=-
@@ -295,7 +302,9 @@ for r in "${results[@]}"; do echo "$r"; done
 # Defconfig: objtool may say nothing about our x86_64 build that it does not
 # say about plain gcc's build of the same configuration.
 a=$BUILDS/x86_64/images/strict/objtool.txt b=$BUILDS/x86_64-plain/images/strict/objtool.txt
-if [ "$BOOT_CONFIG" = defconfig ] && [ -f "$a" ] && [ -f "$b" ]; then
+if [ "$BOOT_CONFIG" = defconfig ] && [ -f "$a" ] && [ ! -s "$a" ]; then
+	echo "objtool: no warning on kcfi-gcc's x86_64 build"
+elif [ "$BOOT_CONFIG" = defconfig ] && [ -f "$a" ] && [ -f "$b" ]; then
 	if comm -23 "$a" "$b" > "$OUT/objtool-extra.txt" && [ ! -s "$OUT/objtool-extra.txt" ]; then
 		echo "objtool: nothing on kcfi-gcc's x86_64 build beyond plain gcc's ($(wc -l < "$b") line(s) there)"
 	else
