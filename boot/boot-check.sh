@@ -77,6 +77,28 @@ fi
 log() { printf 'boot-check: %s\n' "$*" >&2; }
 
 # ---- prerequisites ----------------------------------------------------------
+# need_tools: every program the selected arches need, or a clear message
+# naming the Debian package (scripts/install-deps.sh --with-boot has them).
+need_tools() {
+	local arch missing=() p
+	local -A pkg=([make]=make [flex]=flex [bison]=bison [bc]=bc [cpio]=cpio
+		[perl]=perl [timeout]=coreutils [qemu-system-x86_64]=qemu-system-x86
+		[qemu-system-aarch64]=qemu-system-arm [qemu-system-riscv64]=qemu-system-misc
+		[aarch64-linux-gnu-gcc]=gcc-aarch64-linux-gnu
+		[riscv64-linux-gnu-gcc]=gcc-riscv64-linux-gnu)
+	local progs=(make flex bison bc cpio perl timeout)
+	for arch in $BOOT_ARCHES; do
+		arch_vars "$arch" || return 1
+		progs+=("${QEMU[0]}" "${CROSS}gcc")
+	done
+	for p in "${progs[@]}"; do
+		command -v "$p" >/dev/null || missing+=("$p (${pkg[$p]:-?})")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "missing: ${missing[*]}; scripts/install-deps.sh --with-boot installs them"
+	return 1
+}
+
 need_source() {
 	local tarball=/usr/src/linux-source-6.12.tar.xz
 	if [ ! -f "$tarball" ]; then
@@ -239,6 +261,7 @@ wrapper() {
 }
 
 # ---- main -------------------------------------------------------------------
+need_tools || exit 1
 need_source || { log "cannot get linux-source-6.12"; exit 1; }
 for t in gen_init_cpio; do
 	[ -x "$CACHE/tools/$t" ] && [ "$CACHE/tools/$t" -nt "$TARBALL" ] && continue
