@@ -4,15 +4,21 @@
  *	lw	t1, -(M*n+4)(rN)	the callee's id; n = 2 with RVC, else 4
  *	lui	t2, hi20		t2 = the expected id, sign-extended like
  *	addiw	t2, t2, lo12		  lw's result (see materialise())
- *	beq	t1, t2, 1f
+ *	beq	t2, t1, 1f		rs1 = expected id, rs2 = callee's id
  *	ebreak				listed in .kcfi_traps
  * 1:	jalr	rN			or the tail-call jump, see below
- * Linux takes the "expected type" from rs1 of the 32-bit beq right before the
- * ebreak and the target from rs1 of the jalr/c.jalr right after it.  Clang
+ * Linux (arch/riscv/kernel/cfi.c) reports rs1 of the 32-bit beq right before
+ * the ebreak as the "expected type" and takes the target from rs1 of the
+ * jalr/c.jalr right after it.  Clang emits "beq t1, t2", so a Clang kernel
+ * reports the callee's id under that name; here the expected id goes in
+ * rs1, and the report names the pointer's type as on x86_64 and arm64.
+ * That beq's encoding is a deliberate difference from Clang's check (same
+ * comparison, same length, same registers, operands swapped).  Clang
  * leaves tail calls as "jr rN", which RVC turns into c.jr, which the decoder
  * does not know; here they are spelled as a 32-bit "jalr zero, 0(rN)", so
  * the report names the target (DESIGN.md 5).  A target in t1 or t2 moves
- * that scratch to the first of t3..t6 it does not collide with.
+ * that scratch to the first of t3..t6 it does not collide with; the beq
+ * still takes the expected-id register as rs1 and the loaded one as rs2.
  *
  * Whether RVC is on follows the assembler: -march= on its command line, then
  * .attribute arch, .option rvc/norvc/arch/push/pop in the input.
@@ -171,7 +177,8 @@ static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
 
 	emit(e, "\tlw\t%s, -%u(%s)\n", abi_names[loaded], off, abi_names[target]);
 	materialise(e, abi_names[expected], site->id);
-	emit(e, "\tbeq\t%s, %s, .Lkcfi%u_call\n", abi_names[loaded], abi_names[expected], n);
+	/* rs1 = the expected id: Linux reports rs1 as the expected type. */
+	emit(e, "\tbeq\t%s, %s, .Lkcfi%u_call\n", abi_names[expected], abi_names[loaded], n);
 	emit_trap_label(e, n);
 	emit(e, "\tebreak\n");
 	emit_trap_entry(e, n);
