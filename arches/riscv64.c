@@ -12,8 +12,8 @@
  * jalr/c.jalr right after it.  Clang emits "beq t1, t2", so a Clang kernel
  * reports the callee's id under that name; here the expected id goes in
  * rs1, and the report names the pointer's type as on x86_64 and arm64.
- * This is a deliberate one-instruction difference from Clang's bytes (the
- * comparison, its length and the registers are the same).  Clang
+ * That beq's encoding is a deliberate difference from Clang's check (same
+ * comparison, same length, same registers, operands swapped).  Clang
  * leaves tail calls as "jr rN", which RVC turns into c.jr, which the decoder
  * does not know; here they are spelled as a 32-bit "jalr zero, 0(rN)", so
  * the report names the target (DESIGN.md 5).  A target in t1 or t2 moves

@@ -2,4 +2,5 @@
 TESTS += tests/golden/golden.sh
 EXTRA_DIST += tests/golden/golden.sh \
 	tests/golden/x86_64-basic.s tests/golden/x86_64-basic.expected \
-	tests/golden/x86_64-prefix.s tests/golden/x86_64-prefix.expected
+	tests/golden/x86_64-prefix.s tests/golden/x86_64-prefix.expected \
+	tests/golden/riscv64-basic.s tests/golden/riscv64-basic.expected

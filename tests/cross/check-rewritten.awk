@@ -81,12 +81,17 @@ END {
 			if (line[i - 1] !~ /^\.Lkcfi[0-9]+_trap:$/) err("ebreak without its trap label")
 			b = line[i - 2]
 			if (b !~ /^beq t[1-6], t[1-6], \.Lkcfi[0-9]+_call$/) { err("want beq right before ebreak, got " b); continue }
+			# beq EXPECTED, LOADED: Linux reports rs1 as the expected type
 			split(substr(b, 5), ops, ", ")
+			if (ops[1] == ops[2]) err("beq compares " ops[1] " with itself")
 			k = i - 3
-			if (line[k] ~ /^addiw /) k--
-			if (line[k] !~ "^(lui|addi) " ops[2] ",") err("want " ops[2] " built by lui/addi before the beq, got " line[k])
-			if (line[k] ~ /^addi / && line[k] !~ "^addi " ops[2] ", zero, ") err("t2 built from itself: " line[k])
-			if (line[k - 1] !~ "^lw " ops[1] ", -" want_off "\\(") err("want lw " ops[1] ", -" want_off "(reg) before the beq, got " line[k - 1])
+			if (line[k] ~ /^addiw /) {
+				if (line[k] !~ "^addiw " ops[1] ", " ops[1] ", ") err("want addiw " ops[1] " (beq rs1, the expected id), got " line[k])
+				k--
+			}
+			if (line[k] !~ "^(lui|addi) " ops[1] ",") err("want " ops[1] " (beq rs1) built by lui/addi before the beq, got " line[k])
+			if (line[k] ~ /^addi / && line[k] !~ "^addi " ops[1] ", zero, ") err(ops[1] " built from itself: " line[k])
+			if (line[k - 1] !~ "^lw " ops[2] ", -" want_off "\\(") err("want lw " ops[2] " (beq rs2), -" want_off "(reg) before the beq, got " line[k - 1])
 			tgt = line[k - 1]; sub(/^.*\(/, "", tgt); sub(/\)$/, "", tgt)
 			if (line[i + 1] !~ /^\.pushsection \.kcfi_traps,"aoG?",@progbits,/) err("no .kcfi_traps entry after ebreak")
 			if (line[i + 3] !~ /^\.word \.Lkcfi[0-9]+_trap-\.Lkcfi[0-9]+_entry$/) err("bad .kcfi_traps entry: " line[i + 3])

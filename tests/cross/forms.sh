@@ -194,8 +194,14 @@ f:
 	.kcfi_call 1 ; ; ; ;
 	jalr	t0, 0(a5)
 END
-		check "$t: target t1 moves the loaded id to t3" saved scratch 'beq	t3, t2, '
-		check "$t: target t2 moves the expected id to t3" saved scratch 'beq	t1, t3, '
+		# beq's rs1 is always the expected id (Linux reports it as the
+		# expected type), rs2 the id loaded from the target.
+		check "$t: target t1: beq t2 (expected id, rs1), t3 (loaded id, rs2)" \
+			saved scratch '^	beq	t2, t3, \.Lkcfi0_call$'
+		check "$t: target t1 moves the loaded id to t3" saved scratch '^	lw	t3, -6\(t1\)$'
+		check "$t: target t2 moves the expected id to t3" saved scratch '^	beq	t3, t1, \.Lkcfi1_call$'
+		check "$t: ... built in t3" saved scratch '^	lui	t3, '
+		check "$t: another target keeps beq t2, t1" saved scratch '^	beq	t2, t1, \.Lkcfi2_call$'
 		check "$t: a tail call is a 32-bit jalr zero" saved scratch '\.insn	i 0x67, 0, zero, t2, 0'
 		check "$t: another link register is kept" saved scratch 'jalr	t0, 0\(a5\)'
 		# An id whose upper 20 bits round to zero (Clang would read a stale

@@ -5,11 +5,13 @@
  *   arm64 (arch/arm64/kernel/traps.c): the insn at the PC is "brk #imm" with
  *     (imm & ~0x3ff) == 0x8000; target = x[imm & 31], type = w[(imm >> 5) & 31].
  *   riscv (arch/riscv/kernel/cfi.c): the 32-bit insn before the (c.)ebreak is
- *     a beq, its rs1 holds the reported type; the insn after it is a jalr or
- *     c.jalr, its rs1 holds the target.
+ *     a beq, its rs1 holds the reported ("expected") type; the insn after
+ *     it is a jalr or c.jalr, its rs1 holds the target.
  *
  * Output: "kcfi-trap pc=0x... target=0x... type=0x... other=0x..." where
- * "other" is the second register the check compared (riscv: beq's rs2). */
+ * "other" is the second register the check compared (riscv: beq's rs2).
+ * kcfi-as puts the expected id in rs1 and the callee's in rs2; Clang's
+ * order is the reverse (lib.sh, trapped). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
-# compared line for line with a reviewed expectation (DESIGN.md section 5,
-# KCFI-ABI.md 1.1, 1.6, 2.1, 3.2).  The expectations are also checked here
+# compared line for line with a reviewed expectation, for x86_64 and riscv64
+# (DESIGN.md section 5, KCFI-ABI.md 1.1, 1.6, 2.1, 3.2).  The expectations are also checked here
 # against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden
@@ -47,4 +47,69 @@ check "prefix: COMDAT preamble is weak, its trap table in the group" sh -c \
 	"grep -q '^	\.weak	__cfi_shared' '$P' && grep -q 'kcfi_traps,\"aoG\",@progbits,\.text\.shared,shared,comdat' '$P'"
 check "prefix: the untyped function gets 5 NOPs so that its entry stays aligned" sh -c \
 	"awk '/^	\.p2align 4/ { n = 0; go = 1; next } go && /^	nop/ { n++ } /^\.LPFE3:/ { exit n != 5 }' '$P'"
+
+# riscv64: text in, text out, no cross toolchain needed; the expectation is
+# assembled and decoded only if riscv64-linux-gnu-as and -objdump are here.
+f=riscv64-basic R=$G/$f.expected
+cp "$G/$f.s" "$T/$f.s"
+if (cd "$T" && "$KCFI_AS" --kcfi-no-assemble --kcfi-save="$f.out" "$f.s" 2>"$f.err"); then
+	check "$f: output is the reviewed expectation" diff -u "$R" "$T/$f.out"
+else
+	fail "$f: kcfi-as refused it"; cat "$T/$f.err"
+fi
+if command -v riscv64-linux-gnu-as >/dev/null && command -v riscv64-linux-gnu-objdump >/dev/null; then
+	check "$f: the expectation assembles into checks Linux decodes (beq expected, loaded)" sh -c \
+		"riscv64-linux-gnu-as -o '$T/$f.o' '$R' && riscv64-linux-gnu-objdump -d '$T/$f.o' |
+		 awk -v arch=riscv64 -f '$top_srcdir/tests/cross/decode-object.awk' >'$T/$f.dec' &&
+		 grep -qx 'traps 5' '$T/$f.dec'"
+else
+	echo "not checked: $f assembled (no riscv64-linux-gnu-as/objdump)"
+fi
+# Every check, read back from the text: "ID TARGET RS1 RS2", where RS1 must be
+# the register built from the expected id (lui+addiw, or addi from zero when
+# the id has no upper part) and RS2 the one lw loaded from -4(TARGET).  Linux
+# 6.12 reports beq's rs1 as the expected type, so the order is the point.
+SMALL=$(fnv1a _ZTSFvP7s604974E)
+rv_checks() {
+	awk '
+	function fail(m) { print "bad check before line " NR ": " m; bad = 1 }
+	{ l[NR] = $0 }
+	/^	beq	/ {
+		split(substr($0, 6), o, ", ")
+		k = NR - 1; lo = 0; hi = 0
+		if (l[k] ~ /^	addi	/) {
+			if (l[k] !~ "^	addi	" o[1] ", zero, -?[0-9]+$") fail("addi of " o[1] " not from zero: " l[k])
+			split(l[k], a, ", "); lo = a[3]
+		} else {
+			if (l[k] !~ "^	addiw	" o[1] ", " o[1] ", -?[0-9]+$") fail("no addiw of beq rs1 " o[1] ": " l[k])
+			split(l[k], a, ", "); lo = a[3]; k--
+			if (l[k] !~ "^	lui	" o[1] ", [0-9]+$") fail("no lui of beq rs1 " o[1] ": " l[k])
+			split(l[k], a, ", "); hi = a[2]
+		}
+		k--
+		if (l[k] !~ "^	lw	" o[2] ", -4\\([a-z0-9]+\\)$") fail("no lw -4 into beq rs2 " o[2] ": " l[k])
+		t = l[k]; sub(/.*\(/, "", t); sub(/\)$/, "", t)
+		printf "0x%08x %s %s %s\n", (hi * 4096 + lo + 4294967296) % 4294967296, t, o[1], o[2]
+	}
+	END { exit bad }' "$R"
+}
+printf '%s\n' "$VPI a1 t2 t1" "$II t1 t2 t3" "$SMALL a2 t2 t1" "$VPI a5 t2 t1" "$II t2 t3 t1" >"$T/rv.want"
+rv_checks >"$T/rv.got"
+check "$f: every check has the expected id in beq rs1, the loaded one in rs2 (t3 on collision)" \
+	diff -u "$T/rv.want" "$T/rv.got"
+check "$f: five checks, five .kcfi_traps entries, each ebreak at its trap label" sh -c \
+	"[ \$(grep -c '^	ebreak\$' '$R') -eq 5 ] && [ \$(grep -c '^	\.word	\.Lkcfi[0-9]_trap-\.Lkcfi[0-9]_entry\$' '$R') -eq 5 ] &&
+	 [ \$(grep -B1 '^	ebreak\$' '$R' | grep -c '^\.Lkcfi[0-9]_trap:\$') -eq 5 ]"
+check "$f: ids before the typed functions only, right before their labels" sh -c \
+	"grep -A3 '^__cfi_bump:\$' '$R' | grep -q '^	\.word	$(u32 "$VPI")\$' &&
+	 grep -A3 '^__cfi_bump:\$' '$R' | grep -q '^bump:\$' &&
+	 grep -A3 '^__cfi_local_taken:\$' '$R' | grep -q '^	\.word	$(u32 "$II")\$' &&
+	 grep -A3 '^__cfi_relay:\$' '$R' | grep -q '^	\.word	$(u32 "$II")\$' &&
+	 ! grep -q '__cfi_only_called' '$R'"
+check "$f: the sibcall is a 32-bit jalr zero, the other link register stays" sh -c \
+	"grep -q '^	\.insn	i 0x67, 0, zero, t2, 0\$' '$R' && grep -q '^	jalr	t0, 0(a5)\$' '$R'"
+check "$f: unchecked and inline-asm calls are untouched" sh -c \
+	"grep -B1 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B1 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
+check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
+	"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 finish

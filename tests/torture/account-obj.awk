@@ -5,7 +5,9 @@
 #   x86_64:  movl $imm,%r10d | addl -N(%target),%r10d | je <branch> | ud2
 #            (%r11d as scratch when the target is %r10)
 #   aarch64: ldur w16|w9,[target,#-N] | movk w17 | movk w17,lsl #16 | cmp | b.eq <branch> | brk
-#   riscv64: lw t1,-N(target) | ...li t2... | beq t1,t2,<branch> | ebreak
+#   riscv64: lw t1,-N(target) | ...li t2... | beq t2,t1,<branch> | ebreak
+#            (beq rs1 = the expected id, rs2 = the loaded one, as Linux
+#            reads them; t3..t6 stand in for a scratch that is the target)
 # Prints: indirect=N guarded=N calls=N jumps=N
 function reset() { n = 0 }
 function push(addr, insn) { n++; A[n] = addr; I[n] = insn }
@@ -23,11 +25,13 @@ function guarded_a64(addr, reg) {
 	       I[n-2] ~ /^cmp[ \t]+w(16|9), *w(17|9)$/ && I[n-3] ~ /^movk[ \t]+w(17|9),.*lsl #16/ &&
 	       I[n-4] ~ /^movk[ \t]+w(17|9),/ && I[n-5] ~ ("^ldur[ \t]+w(16|9), *\\[" reg ", *#-")
 }
-function guarded_rv(addr, reg,   i) {
+function guarded_rv(addr, reg,   i, b, ops) {
 	if (n < 4) return 0
-	if (I[n] !~ /^(c\.)?ebreak/ || I[n-1] !~ ("^beq[ \t]+t1, *t2, *" addr "[ \t]")) return 0
-	for (i = n - 2; i >= n - 5 && i >= 1; i--)
-		if (I[i] ~ ("^(c\\.)?lw[ \t]+t1, *-[0-9]+\\(" reg "\\)")) return 1
+	if (I[n] !~ /^(c\.)?ebreak/ || I[n-1] !~ ("^beq[ \t]+t[1-6], *t[1-6], *" addr "[ \t]")) return 0
+	b = I[n-1]; sub(/^beq[ \t]+/, "", b); split(b, ops, / *, */)
+	if (ops[1] == ops[2] || I[n-2] !~ ("^(c\\.)?(lui|li|addi|addiw|addw)[ \t]+" ops[1] ",")) return 0
+	for (i = n - 3; i >= n - 5 && i >= 1; i--)
+		if (I[i] ~ ("^(c\\.)?lw[ \t]+" ops[2] ", *-[0-9]+\\(" reg "\\)")) return 1
 	return 0
 }
 # Only a new section starts afresh: symbols may label the middle of a check
