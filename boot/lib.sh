@@ -168,7 +168,11 @@ judge() {
 		site=lkdtm_indirect_call
 	fi
 	re='^CFI failure at '$site'\+0x[0-9a-f]+/0x[0-9a-f]+ \(target: lkdtm_increment_int\+0x0/0x[0-9a-f]+; expected type: (0x[0-9a-f]{8})\)$'
-	local line failures before early
+	local line failures before early rand=no
+	RAND_SEED=
+	# x86 with FineIBT configured re-randomizes every id at boot (unless
+	# cfi=norand): the report then shows our id xor the boot's seed.
+	[ -n "$config" ] && grep -qx 'CONFIG_FINEIBT=y' "$config" && rand=yes
 	REASONS=()
 	booted=no report=none typeid=- matched=no verdict=FAIL
 	grep -q '^kcfi-boot: init running' "$log" && booted=yes
@@ -181,8 +185,13 @@ judge() {
 	if [[ $line =~ $re ]]; then
 		report=$site
 		typeid=${BASH_REMATCH[1]}
-		# riscv too: our beq has the expected id in rs1, which 6.12 reports.
-		[ "$cfi" = fineibt ] || [ "$typeid" = "$want" ] || REASONS+=("type id $typeid, expected $want")
+		if [ "$rand" = yes ]; then
+			rerandomized_id "$log" "$typeid" "$want" "$(type_id "$hash" _ZTSFiPiE)" "$cfi" ||
+				REASONS+=("$RAND_WHY")
+		else
+			# riscv too: our beq has the expected id in rs1, which 6.12 reports.
+			[ "$typeid" = "$want" ] || REASONS+=("type id $typeid, expected $want")
+		fi
 		if [ "$arch" = riscv64 ] &&
 		   ! grep -Eq " t2 : (00000000|ffffffff)${want#0x} " "$log"; then
 			REASONS+=("t2 does not hold the expected type $want")
@@ -246,8 +255,32 @@ judge() {
 	return 0
 }
 
+# rerandomized_id LOG SHOWN WANT TARGET CFI: SHOWN, the "expected type" of
+# a kernel that re-randomized its ids at boot (each id xor one random seed),
+# must be WANT under that seed.  The seed is not printed, but the check's
+# scratch register is: in kCFI mode R10 = target's id - expected id (the
+# addl), in FineIBT mode expected - target (the callee's subl), both as
+# re-randomized.  Taking seed = SHOWN xor WANT, R10 must match; any other
+# expected id would need another seed and break the equation.
+rerandomized_id() {
+	local log=$1 shown=$2 want=$3 target=$4 cfi=$5 r10 seed t e
+	r10=$(sed -n '/CFI failure at/,$p' "$log" | grep -Eom1 'R10: [0-9a-f]{16}' | cut -c14-)
+	[ -n "$r10" ] || { RAND_WHY="no R10 in the register dump after the report"; return 1; }
+	seed=$(( shown ^ want ))
+	t=$(( target ^ seed )) e=$(( shown ))
+	local expect
+	if [ "$cfi" = fineibt ]; then expect=$(( (e - t) & 0xffffffff ))
+	else expect=$(( (t - e) & 0xffffffff )); fi
+	if [ $(( 0x$r10 )) -ne "$expect" ]; then
+		RAND_WHY=$(printf 'type id %s is not %s re-randomized (R10 %08x, wanted %08x for seed %08x)' \
+			"$shown" "$want" $(( 0x$r10 )) "$expect" "$seed")
+		return 1
+	fi
+	RAND_SEED=$(printf '%08x' "$seed")
+}
+
 verdict_detail() {
-	echo "booted=$booted report=$report typeid=$typeid matched=$matched $PROOF verdict=$verdict"
+	echo "booted=$booted report=$report typeid=$typeid matched=$matched $PROOF verdict=$verdict${RAND_SEED:+ seed=$RAND_SEED}"
 	for r in "${REASONS[@]}"; do echo "reason: $r"; done
 }
 

@@ -141,29 +141,52 @@ def_head() {
 	echo 'kcfi-boot: bpf ok'
 	head_lines | sed -n '/triggering/,$p'
 }
+# FineIBT configured: ids are re-randomized at boot, each xor one seed; the
+# report shows ours under the seed, and the oops's R10 is what the check
+# computed (kCFI: target - expected; FineIBT: expected - target).
+SEED=0x3c5a9e17
+TID=$(fnv1a _ZTSFiPiE)
+RID=$(printf '0x%08x' $(( ID ^ SEED )))
+regs() {	# R10 for seed $2 and mode $1 (kcfi|fineibt)
+	e=$(( ID ^ $2 )) t=$(( TID ^ $2 ))
+	if [ "$1" = fineibt ]; then r=$(( (e - t) & 0xffffffff )); else r=$(( (t - e) & 0xffffffff )); fi
+	printf 'RBP: ffffc90000013e48 R08: 0000000000000000 R09: 0000000000000001\n'
+	printf 'R10: %016x R11: ffffffff81a2b3c0 R12: ffff888003c1d000\n' "$r"
+}
 PROFILE=defconfig CONFIG=$T/fineibt.config
-{ def_head; report "$ID"; strict_tail; } > "$T/c.log"
+{ def_head; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect defconfig-good x86_64 strict "$T/good.elf" PASS
-{ def_head | grep -v 'module ok'; report "$ID"; strict_tail; } > "$T/c.log"
+{ def_head; report "$RID"; strict_tail; } > "$T/c.log"
+expect rand-no-registers x86_64 strict "$T/good.elf" FAIL "no R10"
+# Another expected id under another seed: R10 gives it away.
+OTHER=$(printf '0x%08x' $(( $(fnv1a _ZTSFvPcE) ^ SEED )))
+{ def_head; report "$OTHER"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
+expect rand-wrong-id x86_64 strict "$T/good.elf" FAIL "is not $ID re-randomized"
+{ def_head; report "$RID"; regs fineibt $SEED; strict_tail; } > "$T/c.log"
+expect rand-sign-flipped x86_64 strict "$T/good.elf" FAIL "is not $ID re-randomized"
+# The kernel did not re-randomize (seed 0): the id shows as it is.
+{ def_head; report "$ID"; regs kcfi 0; strict_tail; } > "$T/c.log"
+expect rand-seed-zero x86_64 strict "$T/good.elf" PASS
+{ def_head | grep -v 'module ok'; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect defconfig-no-module x86_64 strict "$T/good.elf" FAIL "test module"
-{ def_head | grep -v 'bpf ok'; report "$ID"; strict_tail; } > "$T/c.log"
+{ def_head | grep -v 'bpf ok'; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect defconfig-no-bpf x86_64 strict "$T/good.elf" FAIL "BPF"
-{ def_head | sed 's/2 CPUs/1 CPU/'; report "$ID"; strict_tail; } > "$T/c.log"
+{ def_head | sed 's/2 CPUs/1 CPU/'; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect defconfig-one-cpu x86_64 strict "$T/good.elf" FAIL "2 CPUs"
 { def_head | sed '/module ok/a WARNING: CPU: 1 PID: 1 at kernel/module/main.c:100 load_module+0x1/0x2'
-  report "$ID"; strict_tail; } > "$T/c.log"
+  report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect defconfig-warning-early x86_64 strict "$T/good.elf" FAIL "before LKDTM: WARNING"
-{ def_head | grep -v 'Using kCFI'; report "$ID"; strict_tail; } > "$T/c.log"
+{ def_head | grep -v 'Using kCFI'; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect defconfig-not-rewritten x86_64 strict "$T/good.elf" FAIL "Using kCFI"
 # After LKDTM's oops, a trace is aftermath and allowed.
-{ def_head; report "$ID"; echo 'Call Trace:'; strict_tail; } > "$T/c.log"
+{ def_head; report "$RID"; regs kcfi $SEED; echo 'Call Trace:'; strict_tail; } > "$T/c.log"
 expect defconfig-trace-after x86_64 strict "$T/good.elf" PASS
 # cfi=fineibt: the callee's preamble traps, with a re-randomized id.
-fineibt_report() { echo "CFI failure at __cfi_lkdtm_increment_int+0xd/0x10 (target: lkdtm_increment_int+0x0/0x7; expected type: 0x5a4b3c2d)"; }
+fineibt_report() { echo "CFI failure at __cfi_lkdtm_increment_int+0xd/0x10 (target: lkdtm_increment_int+0x0/0x7; expected type: $RID)"; regs fineibt $SEED; }
 CFI=fineibt
 { def_head 'Using FineIBT CFI'; fineibt_report; strict_tail; } > "$T/c.log"
 expect fineibt-good x86_64 strict "$T/good.elf" PASS
-{ def_head 'Using FineIBT CFI'; report "$ID"; strict_tail; } > "$T/c.log"
+{ def_head 'Using FineIBT CFI'; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
 expect fineibt-caller-trapped x86_64 strict "$T/good.elf" FAIL "no CFI failure report from __cfi_lkdtm_increment_int"
 { def_head; fineibt_report; strict_tail; } > "$T/c.log"
 expect fineibt-stayed-kcfi x86_64 strict "$T/good.elf" FAIL "Using FineIBT CFI"
