@@ -101,6 +101,51 @@ static enum insn_class a64_classify(const char *s, size_t len, struct kcfi_branc
 	return b->cls = INSN_JUMP;
 }
 
+/* x0..x30 and w0..w30 by number, ip0/ip1 (x16/x17), fp, lr; sp, xzr and
+ * the vector registers are no general registers a check could write. */
+static int a64_gpr(const char *p, size_t n)
+{
+	if (n == 3 && (!memcmp(p, "ip0", 3) || !memcmp(p, "ip1", 3)))
+		return 16 + (p[2] - '0');
+	if (n == 2 && (!memcmp(p, "fp", 2) || !memcmp(p, "lr", 2)))
+		return (int)xreg_number(p, n);
+	if (n < 2 || n > 3 || (p[0] != 'x' && p[0] != 'w') || p[1] < '0' || p[1] > '9' ||
+	    (n == 3 && (p[1] == '0' || p[2] < '0' || p[2] > '9')))
+		return -1;
+	unsigned v = (unsigned)(p[1] - '0');
+	if (n == 3)
+		v = v * 10 + (unsigned)(p[2] - '0');
+	return v <= 30 ? (int)v : -1;
+}
+
+static const char *a64_gpr_name(unsigned n)
+{
+	static const char *const names[31] = {
+		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",
+		"x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19",
+		"x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30",
+	};
+	return n < 31 ? names[n] : "?";
+}
+
+/* The registers that receive the callee's id and the expected id: x16 and
+ * x17, but never the target itself (then x9 stands in). */
+static void scratch(const struct kcfi_branch *b, unsigned *loaded, unsigned *expected)
+{
+	unsigned target = b->flags & A64_REG_MASK;
+	*loaded = target == 16 ? 9 : 16;
+	*expected = target == 17 ? 9 : 17;
+}
+
+static uint64_t a64_check_clobbers(const struct kcfi_branch *b)
+{
+	unsigned loaded, expected;
+	if (b->flags & A64_PAC)
+		return 0;		/* refused by emit_check */
+	scratch(b, &loaded, &expected);
+	return UINT64_C(1) << loaded | UINT64_C(1) << expected;
+}
+
 static int a64_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			  const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
 {
@@ -110,8 +155,8 @@ static int a64_emit_check(struct emitter *e, const struct kcfi_branch *b,
 				 "checked (compile without -mbranch-protection=pac-ret+b-key "
 				 "call forms)");
 	unsigned target = b->flags & A64_REG_MASK;
-	unsigned loaded = target == 16 ? 9 : 16;
-	unsigned expected = target == 17 ? 9 : 17;
+	unsigned loaded, expected;
+	scratch(b, &loaded, &expected);
 	unsigned off = 4 * site->prefix_nops + 4;
 	if (off > 256)
 		return emit_fail(e, "%u patchable prefix NOPs put the type id out of "
@@ -154,6 +199,9 @@ const struct kcfi_arch arch_aarch64 = {
 	.classify = a64_classify,
 	.emit_check = a64_emit_check,
 	.emit_entry = a64_emit_entry,
+	.gpr = a64_gpr,
+	.gpr_name = a64_gpr_name,
+	.check_clobbers = a64_check_clobbers,
 	.comment = "//",
 	.align_pow2 = true,
 	.nop_bytes = 4,

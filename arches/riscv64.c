@@ -156,18 +156,45 @@ static void materialise(struct emitter *e, const char *reg, uint32_t h)
 		emit(e, "\taddiw\t%s, %s, %d\n", reg, reg, lo);
 }
 
+static int rv_gpr(const char *p, size_t n)
+{
+	return reg_number(p, n);
+}
+
+static const char *rv_gpr_name(unsigned n)
+{
+	return n < 32 ? abi_names[n] : "?";
+}
+
+/* The registers that receive the callee's id and the expected id: t1 and
+ * t2, but never the target itself (then the first of t3..t6 stands in). */
+static void scratch(const struct kcfi_branch *b, unsigned *loaded, unsigned *expected)
+{
+	unsigned target = b->flags & RV_REG_MASK;
+	static const unsigned spare[] = { 28, 29, 30, 31 };	/* t3..t6 */
+	size_t next = 0;
+	*loaded = 6;						/* t1 */
+	*expected = 7;						/* t2 */
+	if (target == *loaded)
+		*loaded = spare[next++];
+	if (target == *expected)
+		*expected = spare[next++];
+}
+
+static uint64_t rv_check_clobbers(const struct kcfi_branch *b)
+{
+	unsigned loaded, expected;
+	scratch(b, &loaded, &expected);
+	return UINT64_C(1) << loaded | UINT64_C(1) << expected;
+}
+
 static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			 const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
 {
 	unsigned target = b->flags & RV_REG_MASK;
 	unsigned link = b->flags >> RV_LINK_SHIFT;
-	static const unsigned spare[] = { 28, 29, 30, 31 };	/* t3..t6 */
-	unsigned loaded = 6, expected = 7;			/* t1, t2 */
-	size_t next = 0;
-	if (target == loaded)
-		loaded = spare[next++];
-	if (target == expected)
-		expected = spare[next++];
+	unsigned loaded, expected;
+	scratch(b, &loaded, &expected);
 	unsigned nop = (opts->isa & RV_ISA_C) ? 2 : 4;
 	unsigned off = site->prefix_nops * nop + 4;
 	if (off > 2048)
@@ -342,6 +369,9 @@ const struct kcfi_arch arch_riscv64 = {
 	.emit_entry = rv_emit_entry,
 	.tu_start = rv_tu_start,
 	.observe = rv_observe,
+	.gpr = rv_gpr,
+	.gpr_name = rv_gpr_name,
+	.check_clobbers = rv_check_clobbers,
 	.comment = "#",
 	.align_pow2 = true,
 	.nop_bytes = 4,

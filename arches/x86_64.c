@@ -156,6 +156,66 @@ static uint32_t x86_code_id(uint32_t h)
 	}
 }
 
+/* General registers by their encoding: rax rcx rdx rbx rsp rbp rsi rdi
+ * r8..r15.  GCC's reg_names[] spells the first eight without size (ax, si),
+ * the others as r8..r15. */
+enum { X86_R10 = 10, X86_R11 = 11 };
+static const char *const gpr_names[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+/* rax eax ax al ah, rsi esi si sil, r10 r10d r10w r10b; a leading '%' is
+ * allowed. */
+static int x86_gpr(const char *p, size_t n)
+{
+	static const char *const legacy[8] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+	if (n && p[0] == '%') {
+		p++;
+		n--;
+	}
+	if (n >= 2 && p[0] == 'r' && p[1] >= '0' && p[1] <= '9') {
+		size_t d = 1;
+		unsigned v = 0;
+		while (d < n && d < 3 && p[d] >= '0' && p[d] <= '9')
+			v = v * 10 + (unsigned)(p[d++] - '0');
+		bool sized = d + 1 == n && (p[d] == 'd' || p[d] == 'w' || p[d] == 'b');
+		if ((d == n || sized) && v >= 8 && v <= 15 && !(d == 3 && p[1] == '0'))
+			return (int)v;
+		return -1;
+	}
+	for (int i = 0; i < 8; i++) {
+		const char *b = legacy[i];
+		/* ax, eax, rax */
+		if ((n == 2 && !memcmp(p, b, 2)) ||
+		    (n == 3 && (p[0] == 'e' || p[0] == 'r') && !memcmp(p + 1, b, 2)))
+			return i;
+		/* al cl dl bl, ah ch dh bh */
+		if (i < 4 && n == 2 && p[0] == b[0] && (p[1] == 'l' || p[1] == 'h'))
+			return i;
+		/* spl bpl sil dil */
+		if (i >= 4 && n == 3 && !memcmp(p, b, 2) && p[2] == 'l')
+			return i;
+	}
+	return -1;
+}
+
+static const char *x86_gpr_name(unsigned n)
+{
+	return n < 16 ? gpr_names[n] : "?";
+}
+
+/* The target goes to %r11 unless it is there already. */
+static bool x86_moves_target(const struct kcfi_branch *b)
+{
+	return b->mem || strcmp(b->reg, "r11") != 0;
+}
+
+static uint64_t x86_check_clobbers(const struct kcfi_branch *b)
+{
+	return UINT64_C(1) << X86_R10 | (uint64_t)x86_moves_target(b) << X86_R11;
+}
+
 static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			  const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
 {
@@ -170,7 +230,7 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 
 	if (b->mem)
 		emit(e, "\tmovq\t%.*s, %%r11\n", (int)b->mem_len, b->mem);
-	else if (strcmp(b->reg, "r11") != 0)
+	else if (x86_moves_target(b))
 		emit(e, "\tmovq\t%%%s, %%r11\n", b->reg);
 
 	emit(e, "\tmovl\t$%u, %%r10d\n", (unsigned)(0u - x86_code_id(site->id)));
@@ -224,6 +284,9 @@ const struct kcfi_arch arch_x86_64 = {
 	.classify = x86_classify,
 	.emit_check = x86_emit_check,
 	.emit_entry = x86_emit_entry,
+	.gpr = x86_gpr,
+	.gpr_name = x86_gpr_name,
+	.check_clobbers = x86_check_clobbers,
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,

@@ -98,6 +98,16 @@ struct kcfi_arch {
 	 * passes every directive of the TU, those before .kcfi_version included. */
 	void (*observe)(struct kcfi_arch_opts *o, const char *name, size_t name_len,
 			const char *args, size_t args_len);
+	/* The general register NAME, in any spelling GCC's reg_names[] or the
+	 * assembler uses, as a number below 64; -1 when NAME is no general
+	 * register (no check writes those). */
+	int (*gpr)(const char *name, size_t len);
+	/* The assembler's name of general register N (a gpr() number). */
+	const char *(*gpr_name)(unsigned n);
+	/* The general registers the check of B (already classified) writes
+	 * before the branch, as a mask of gpr() numbers.  emit_check() writes
+	 * exactly these. */
+	uint64_t (*check_clobbers)(const struct kcfi_branch *b);
 	/* The id as it appears in code: x86 avoids ids that look like ENDBR. */
 	uint32_t (*code_id)(uint32_t id);
 	/* Line comment introducers of this assembler, for statement splitting. */

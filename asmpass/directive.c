@@ -218,6 +218,56 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 	return 0;
 }
 
+/* .kcfi_call's optional operands after the id: ", chain=REG" (the register
+ * the call passes a static chain in). */
+static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
+{
+	for (;;) {
+		skip_blanks(c);
+		if (c->p >= c->end || *c->p != ',')
+			return 0;
+		c->p++;
+		skip_blanks(c);
+		struct slice key;
+		if (parse_word(c, &key))
+			return -1;
+		if (!slice_eq(key, "chain")) {
+			c->p -= key.n;
+			return fail(c, "unknown .kcfi_call key");
+		}
+		skip_blanks(c);
+		if (c->p >= c->end || *c->p != '=')
+			return fail(c, "expected '=' after key");
+		c->p++;
+		if (d->chain.n) {
+			c->p -= key.n + 1;
+			return fail(c, "duplicate .kcfi_call key");
+		}
+		if (parse_name(c, &d->chain))
+			return -1;
+	}
+}
+
+/* .kcfi_reserved REG, KIND, "WHY" */
+static int parse_reserved(struct cursor *c, struct kcfi_directive *d)
+{
+	struct slice kind;
+	if (parse_name(c, &d->name) || expect_comma(c))
+		return -1;
+	skip_blanks(c);
+	if (parse_word(c, &kind))
+		return -1;
+	if (slice_eq(kind, "option"))
+		d->reserve_kind = KR_OPTION;
+	else if (slice_eq(kind, "global"))
+		d->reserve_kind = KR_GLOBAL;
+	else {
+		c->p -= kind.n;
+		return fail(c, "unknown .kcfi_reserved kind (known: option, global)");
+	}
+	return expect_comma(c) || parse_string(c, &d->why, NULL, NULL);
+}
+
 #define DIRECTIVE(name, kind) { name, sizeof(name) - 1, kind }
 static const struct {
 	const char *name;
@@ -234,6 +284,7 @@ static const struct {
 	DIRECTIVE("branch_nocall", KD_BRANCH_NOCALL),
 	DIRECTIVE("require_plugin", KD_REQUIRE_PLUGIN),
 	DIRECTIVE("typeinfo", KD_TYPEINFO),
+	DIRECTIVE("reserved", KD_RESERVED),
 };
 #undef DIRECTIVE
 enum { NDIRECTIVES = sizeof(directives) / sizeof(directives[0]) };
@@ -299,7 +350,10 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 		break;
 	case KD_CALL:
 		d->has_id = true;
-		rc = parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id);
+		rc = parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id) || parse_call_keys(&c, d);
+		break;
+	case KD_RESERVED:
+		rc = parse_reserved(&c, d);
 		break;
 	case KD_TYPEINFO:
 		rc = parse_name(&c, &d->name) || expect_comma(&c) ||

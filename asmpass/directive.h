@@ -18,6 +18,13 @@ enum kcfi_dir {
 	KD_BRANCH_NOCALL,
 	KD_REQUIRE_PLUGIN,
 	KD_TYPEINFO,
+	KD_RESERVED,
+};
+
+/* What keeps a register from a check (.kcfi_reserved's KIND). */
+enum kcfi_reserve_kind {
+	KR_OPTION,			/* -ffixed-REG, -fcall-saved-REG */
+	KR_GLOBAL,			/* a global register variable */
 };
 
 enum { KCFI_MAX_TYPE_ID = 1u << 20 };
@@ -31,6 +38,10 @@ struct kcfi_directive {
 	bool type_escaped;		/* it has escapes (else it is its own unescaped text) */
 	size_t type_col;		/* 1-based column of that text in the line */
 	unsigned reserve;		/* .kcfi_call: statements reserved (>= 1) */
+	struct slice chain;		/* .kcfi_call chain=REG, quotes kept (empty: none) */
+	/* .kcfi_reserved REG, KIND, "WHY" (REG in name) */
+	enum kcfi_reserve_kind reserve_kind;
+	struct slice why;		/* between the quotes, escapes kept */
 	/* .kcfi_version */
 	unsigned version;
 	struct slice triple;

@@ -30,6 +30,7 @@ struct pending_call {
 	bool active;
 	enum kcfi_dir kind;
 	unsigned id;
+	int chain;		/* gpr() of its static chain, -1: none */
 	unsigned reserve;
 	unsigned long line;
 	unsigned skipped;	/* statements passed over (see on_lenient) */
@@ -76,6 +77,13 @@ struct tu {
 	struct pending_call call;
 	struct buf call_prefix;		/* a prefix line ("cs") seen after it */
 	struct pending_func func;
+	/* .kcfi_reserved: general registers the program keeps, and why. */
+	uint64_t reserved;
+	struct {
+		enum kcfi_reserve_kind kind;
+		char *why;
+	} reserved_by[64];
+	bool code_seen;			/* a .kcfi_func or .kcfi_call came */
 	unsigned serial;
 	struct buf scratch;
 	struct tu_stats stats;
@@ -119,6 +127,8 @@ void tu_free(struct tu *t)
 	buf_free(&t->scratch);
 	buf_free(&t->call_prefix);
 	buf_free(&t->early);
+	for (size_t i = 0; i < sizeof(t->reserved_by) / sizeof(t->reserved_by[0]); i++)
+		free(t->reserved_by[i].why);
 	free(t);
 }
 
@@ -192,7 +202,7 @@ static const char *dir_name(enum kcfi_dir k)
 		[KD_CALL_DIRECT] = ".kcfi_call_direct",
 		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
 		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
-		[KD_TYPEINFO] = ".kcfi_typeinfo",
+		[KD_TYPEINFO] = ".kcfi_typeinfo", [KD_RESERVED] = ".kcfi_reserved",
 	};
 	return names[k];
 }
@@ -367,7 +377,30 @@ static int on_func(struct tu *t, const struct kcfi_directive *d)
 	f->binding = NULL;
 	f->prefix_seen = false;
 	f->nops = 0;
+	t->code_seen = true;
 	sink_hold(t->out);
+	return 0;
+}
+
+/* .kcfi_reserved REG, KIND, "WHY": a check must not write REG.  Only
+ * general registers matter (no check writes any other); the first reason
+ * given for one is kept for the message. */
+static int on_reserved(struct tu *t, const struct kcfi_directive *d)
+{
+	if (t->code_seen)
+		return fail(t, 0, ".kcfi_reserved after the first .kcfi_func or .kcfi_call: "
+			    "the checks before it could not take it into account");
+	struct slice reg = unquoted(d->name);
+	int n = t->arch->gpr(reg.p, reg.n);
+	if (n < 0 || (t->reserved >> n & 1))
+		return 0;
+	char *why = malloc(d->why.n + 1);
+	if (!why)
+		abort();
+	kcfi_unescape(d->why, why, d->why.n + 1);
+	t->reserved |= UINT64_C(1) << n;
+	t->reserved_by[n].kind = d->reserve_kind;
+	t->reserved_by[n].why = why;
 	return 0;
 }
 
@@ -375,9 +408,18 @@ static int on_call(struct tu *t, const struct kcfi_directive *d)
 {
 	if (d->kind == KD_CALL && !need_type(t, d))
 		return -1;
+	int chain = -1;
+	if (d->chain.n) {
+		struct slice reg = unquoted(d->chain);
+		chain = t->arch->gpr(reg.p, reg.n);
+		if (chain < 0)
+			return fail(t, 0, ".kcfi_call: the static chain register '%.*s' is no "
+				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
+	}
+	t->code_seen = true;
 	t->call_prefix.len = 0;
 	t->call = (struct pending_call){
-		.active = true, .kind = d->kind, .id = d->id,
+		.active = true, .kind = d->kind, .id = d->id, .chain = chain,
 		.reserve = d->reserve, .line = t->loc.line,
 	};
 	return 0;
@@ -423,6 +465,9 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 		break;
 	case KD_TYPEINFO:
 		rc = on_typeinfo(t, &d);
+		break;
+	case KD_RESERVED:
+		rc = on_reserved(t, &d);
 		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)
@@ -640,6 +685,49 @@ static int pass_branch(struct tu *t, const char *line, size_t n)
 	return 1;
 }
 
+/* The check in front of a call writes some registers (the backend says
+ * which).  Refuse it if one of them is a register the program needs there:
+ * the static chain the call passes, or one the user reserved (.kcfi_reserved).
+ * Emitting it would silently change what the program does. */
+static int check_registers(struct tu *t, const struct pending_call *c,
+			   const struct kcfi_branch *b, const struct stmt *s)
+{
+	uint64_t writes = t->arch->check_clobbers(b);
+	char why[512];
+	int n;
+	if (c->chain >= 0 && (writes >> c->chain & 1)) {
+		n = c->chain;
+		snprintf(why, sizeof(why), "which passes this call's static chain "
+			 "(__builtin_call_with_static_chain): kcfi-as cannot check such a call on %s; "
+			 "make it from a no_sanitize(\"kcfi\") function or without the chain",
+			 t->arch->name);
+	} else if (writes & t->reserved) {
+		n = __builtin_ctzll(writes & t->reserved);
+		const char *by = t->reserved_by[n].why;
+		if (t->reserved_by[n].kind == KR_OPTION)
+			snprintf(why, sizeof(why), "which %s reserves: build this file without "
+				 "%s or without -fsanitize=kcfi", by, by);
+		else
+			snprintf(why, sizeof(why), "which holds the global register variable %s: "
+				 "put it in another register or build this file without "
+				 "-fsanitize=kcfi", *by ? by : "(unnamed)");
+	} else {
+		return 0;
+	}
+	char regs[128];
+	size_t len = 0;
+	regs[0] = '\0';
+	for (unsigned i = 0; i < 64 && len < sizeof(regs); i++)
+		if (writes >> i & 1)
+			len += (size_t)snprintf(regs + len, sizeof(regs) - len, "%s%s",
+						len ? ", " : "", t->arch->gpr_name(i));
+	bool in_func = t->func.name.len > 0;
+	return fail(t, 0, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
+		    "writes %s), %s", (int)s->text.n, s->text.p,
+		    in_func ? t->func.name.data : "this unit", in_func ? "()" : "",
+		    t->arch->gpr_name((unsigned)n), t->arch->name, regs, why);
+}
+
 /* The annotated instruction.  Returns 1 if it was replaced (emitted here),
  * 0 if the line passes unchanged, -1 on error. */
 static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *b,
@@ -693,6 +781,8 @@ static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *
 	if (!alone_on_line(t, line, n, s))
 		return fail(t, 0, "annotated branch '%.*s' shares its line with other statements",
 			    (int)s->text.n, s->text.p);
+	if (check_registers(t, &c, b, s))
+		return -1;
 
 	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 			      .trap_word = t->arch->trap_word };

@@ -67,6 +67,7 @@ void kcfi_define_type (unsigned id);
 void kcfi_write_func (tree decl, unsigned id);	/* .kcfi_func */
 void kcfi_write_extern (tree decl, unsigned id);	/* .kcfi_extern */
 void kcfi_prefetch_symbol (tree decl, unsigned step);
+void kcfi_write_reserved (const char *reg, const char *kind, const char *why);
 /* The lines written while one exists go out together when it ends: no
    other output may come in between.  */
 struct kcfi_batch
@@ -86,6 +87,11 @@ bool kcfi_function_type_recorded_p (tree fndecl);
 kcfi_text *kcfi_function_type (tree fndecl);
 void kcfi_expect_function_types (size_t n);
 void kcfi_prefetch_function_type (tree fndecl, unsigned step);
+
+/* regs.cc: the registers the program keeps for itself (-ffixed-REG,
+   -fcall-saved-REG, global register variables), once per output file
+   before its first function.  */
+void kcfi_write_reserved_regs (void);
 
 /* typeinfo.cc: __builtin_linux_abi_kcfi_name/_hash (doc/directives.md 2.5) */
 void kcfi_define_typeinfo_builtins (void *, void *);

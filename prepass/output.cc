@@ -80,6 +80,19 @@ kcfi_define_type (unsigned id)
   end_line ();
 }
 
+/* NAME bare if it is made of [A-Za-z0-9_.$] only, else quoted.  */
+static void
+put_name (const char *name)
+{
+  for (const char *c = name; *c; c++)
+    if (!ISALNUM (*c) && *c != '_' && *c != '.' && *c != '$')
+      {
+	put_quoted (name);
+	return;
+      }
+  line += name;
+}
+
 /* The symbol as the assembler sees it: encoding and '*' stripped, the user
    label prefix added where assemble_name would add it.  */
 static void
@@ -147,6 +160,19 @@ kcfi_write_func (tree decl, unsigned id)
       line += ", ";
       put (id);
     }
+  end_line ();
+}
+
+/* .kcfi_reserved REG, KIND, "WHY" (doc/directives.md 2.6).  */
+void
+kcfi_write_reserved (const char *reg, const char *kind, const char *why)
+{
+  line += "\t.kcfi_reserved ";
+  put_name (reg);
+  line += ", ";
+  line += kind;
+  line += ", ";
+  put_quoted (why);
   end_line ();
 }
 

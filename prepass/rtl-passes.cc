@@ -26,9 +26,20 @@
 
 /* Markers are MARK_BASE + id, or MARK_BASE + MARK_DIRECT for a call known
    to be direct; the odd base keeps them apart from any (use (const_int))
-   a back end might make.  */
+   a back end might make.  A checked call that passes a static chain in a
+   register (__builtin_call_with_static_chain) carries a second marker,
+   MARK_BASE + MARK_CHAIN + that register's number.  */
 static const HOST_WIDE_INT MARK_BASE = HOST_WIDE_INT_C (0x4b43464900000000);
 static const int MARK_DIRECT = KCFI_MAX_TYPE_ID;
+static const int MARK_CHAIN = KCFI_MAX_TYPE_ID + 1;
+
+static void
+add_marker (rtx_insn *call, int mark)
+{
+  rtx use = gen_rtx_USE (VOIDmode, GEN_INT (MARK_BASE + mark));
+  CALL_INSN_FUNCTION_USAGE (call)
+    = gen_rtx_EXPR_LIST (VOIDmode, use, CALL_INSN_FUNCTION_USAGE (call));
+}
 
 static int
 call_marker (rtx_insn *call)
@@ -43,6 +54,42 @@ call_marker (rtx_insn *call)
 	  if (v >= 0 && v <= MARK_DIRECT)
 	    return v;
 	}
+    }
+  return -1;
+}
+
+/* The hard register CALL passes its static chain in, from its chain
+   marker; -1 if none.  */
+static int
+chain_marker (rtx_insn *call)
+{
+  for (rtx link = CALL_INSN_FUNCTION_USAGE (call); link;
+       link = XEXP (link, 1))
+    {
+      rtx use = XEXP (link, 0);
+      if (GET_CODE (use) == USE && CONST_INT_P (XEXP (use, 0)))
+	{
+	  HOST_WIDE_INT v = INTVAL (XEXP (use, 0)) - MARK_BASE - MARK_CHAIN;
+	  if (v >= 0 && v < FIRST_PSEUDO_REGISTER)
+	    return v;
+	}
+    }
+  return -1;
+}
+
+/* The register in which expand passes CALL's static chain: calls.cc marks
+   it STATIC_CHAIN_REG_P among the call's uses.  -1 if none.  */
+static int
+static_chain_reg (rtx_insn *call)
+{
+  for (rtx link = CALL_INSN_FUNCTION_USAGE (call); link;
+       link = XEXP (link, 1))
+    {
+      rtx use = XEXP (link, 0);
+      if (GET_CODE (use) == USE && REG_P (XEXP (use, 0))
+	  && HARD_REGISTER_P (XEXP (use, 0))
+	  && STATIC_CHAIN_REG_P (XEXP (use, 0)))
+	return REGNO (XEXP (use, 0));
     }
   return -1;
 }
@@ -128,14 +175,15 @@ kcfi_mark_calls (function *)
 		      "no KCFI type (was every object compiled with the "
 		      "plugin?)");
 	  mark = tag ? kcfi_intern (tag) : 0;	/* 0: reported once only */
+	  int chain = mark ? static_chain_reg (insn) : -1;
+	  if (chain >= 0)
+	    add_marker (insn, MARK_CHAIN + chain);
 	}
       else if (known_callee (insn, addr))
 	mark = MARK_DIRECT;
       else
 	continue;		/* refused at emission unless it turns direct */
-      rtx use = gen_rtx_USE (VOIDmode, GEN_INT (MARK_BASE + mark));
-      CALL_INSN_FUNCTION_USAGE (insn)
-	= gen_rtx_EXPR_LIST (VOIDmode, use, CALL_INSN_FUNCTION_USAGE (insn));
+      add_marker (insn, mark);
     }
   return 0;
 }
@@ -219,6 +267,13 @@ directive_for (rtx_insn *insn, rtx return_address)
       d.clear ();
       d += ".kcfi_call ";
       d.put_uint (mark);
+      /* kcfi-as knows whether its check needs that register.  */
+      int chain = chain_marker (insn);
+      if (chain >= 0)
+	{
+	  d += ", chain=";
+	  d += reg_names[chain];
+	}
       for (int i = 1; i < kcfi_reserve; i++)
 	d += " ;";
       return d.c_str ();
@@ -236,6 +291,7 @@ kcfi_emit_directives (function *fun)
 {
   if (!kcfi_emitting_p ())
     return 0;
+  kcfi_write_reserved_regs ();
   rtx return_address = NULL_RTX;
 #ifdef INCOMING_RETURN_ADDR_RTX
   return_address = INCOMING_RETURN_ADDR_RTX;

@@ -6,7 +6,8 @@ CROSS_TESTS = \
 	tests/cross/scan.sh \
 	tests/cross/run.sh \
 	tests/cross/interop.sh \
-	tests/cross/stress.sh
+	tests/cross/stress.sh \
+	tests/cross/regs.sh
 TESTS += $(CROSS_TESTS)
 EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/trap-report.c \
 	tests/cross/units.h tests/cross/units-caller.c tests/cross/units-targets.c \

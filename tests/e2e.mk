@@ -9,6 +9,8 @@
 #   lto          -flto: offsets written by lto1 run; the missing-plugin guard
 #   pch          identical output through a precompiled header
 #   compat       caller / targets / main units, with clang-22 on either side
+#   regs         refusals where a check would overwrite a register the program
+#                needs (static chain, -ffixed-REG, global register variables)
 #   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
 E2E_TESTS = \
 	tests/e2e/demo.sh \
@@ -20,11 +22,12 @@ E2E_TESTS = \
 	tests/e2e/lto.sh \
 	tests/e2e/pch.sh \
 	tests/e2e/compat.sh \
+	tests/e2e/regs.sh \
 	tests/e2e/install.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \
 	tests/e2e/compat-main.c tests/e2e/tail-calls.c tests/e2e/addressing.c \
 	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c \
-	tests/e2e/qualifiers-run.c \
+	tests/e2e/qualifiers-run.c tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
 	tests/README.md

@@ -1,0 +1,77 @@
+#!/bin/sh
+# x86_64: a check must not overwrite a register the program needs.  The
+# check writes %r10 and %r11 (Linux decodes exactly that sequence), so
+# kcfi-gcc refuses, naming the call and the reason, where one of them is
+#   - the static chain of the call (__builtin_call_with_static_chain: %r10),
+#   - reserved by -ffixed-r10/-r11 or -fcall-saved-r10/-r11,
+#   - home of a global register variable;
+# and the same code builds and runs correctly without what reserves it.
+. "$top_srcdir/tests/e2e/lib.sh"
+
+# refused NAME PATTERN ARGS...: kcfi-gcc fails with "FILE.s:LINE: error:
+# ...PATTERN" and leaves no program behind.
+refused() {
+	name=$1 pattern=$2
+	shift 2
+	rm -f "$T/$name"
+	if "$KCFI_GCC" -fsanitize=kcfi "$@" -o "$T/$name" 2>"$T/$name.err"; then
+		fail "$name: built"
+	elif ! grep -q "\.s:[0-9]*: error: .*$pattern" "$T/$name.err"; then
+		fail "$name: expected 'error: ...$pattern', got:"; sed 's/^/    /' "$T/$name.err"
+	elif [ -e "$T/$name" ]; then
+		fail "$name: a program was left behind"
+	else
+		pass "$name"
+	fi
+}
+# runs NAME OUTPUT CC ARGS...: builds with CC and prints OUTPUT, exit 0.
+runs() {
+	name=$1 want=$2
+	shift 2
+	if ! "$@" -o "$T/$name" 2>"$T/$name.err"; then
+		fail "$name: does not build"; sed 's/^/    /' "$T/$name.err"
+	elif ! "$T/$name" >"$T/$name.out" 2>&1 || [ "$(cat "$T/$name.out")" != "$want" ]; then
+		fail "$name: printed '$(cat "$T/$name.out")', not '$want'"
+	else
+		pass "$name"
+	fi
+}
+
+C=$E2E/regs-chain.c F=$E2E/regs-fixed.c
+for o in -O0 -O2; do
+	# The static chain: sibcall at -O2, call at -O0.
+	refused chain$o "the KCFI check of '\(call\|jmp\)	\*%rax' in call() would overwrite r10 (the x86_64 check writes r10, r11), which passes this call's static chain" $o "$C"
+	runs chain-nosan$o 0x1234 "$KCFI_GCC" -fsanitize=kcfi $o -DNOSAN "$C"
+	runs chain-nokcfi$o 0x1234 "$KCFI_GCC" $o "$C"
+
+	for opt in -ffixed-r10 -ffixed-r11 -fcall-saved-r10 -fcall-saved-r11; do
+		r=${opt##*-}
+		refused "fixed$opt$o" "the KCFI check of 'call	\*%rax' in main() would overwrite $r (.*), which $opt reserves: build this file without $opt" $o $opt "$F"
+	done
+	refused global-r10$o "would overwrite r10 (.*), which holds the global register variable keep (.*regs-fixed.c:8)" $o -DGLOBAL_REG='"r10"' "$F"
+	refused global-r11$o "would overwrite r11 (.*), which holds the global register variable keep" $o -DGLOBAL_REG='"r11"' "$F"
+	# Without them, and with registers no check writes.
+	runs plain$o 42 "$KCFI_GCC" -fsanitize=kcfi $o "$F"
+	runs fixed-r12$o 42 "$KCFI_GCC" -fsanitize=kcfi $o -ffixed-r12 "$F"
+	runs global-r12$o 42 "$KCFI_GCC" -fsanitize=kcfi $o -DGLOBAL_REG='"r12"' "$F"
+	runs global-r10-nokcfi$o 42 "$KCFI_GCC" $o -w -DGLOBAL_REG='"r10"' "$F"
+done
+check "the checked program has its check" sh -c \
+	"'$OBJDUMP' -d '$T/plain-O2' | grep -q ud2"
+
+# What the plugin tells kcfi-as (doc/directives.md 2.6, 3.7).
+kgcc -O2 -S -w -ffixed-r11 -fcall-saved-r10 -ffixed-xmm3 -DGLOBAL_REG='"r12"' -o "$T/f.s" "$F"
+check ".kcfi_reserved for a global register variable, with its declaration" \
+	grep -q '^	\.kcfi_reserved r12, global, "keep (.*regs-fixed\.c:8)"$' "$T/f.s"
+check ".kcfi_reserved for -ffixed-r11, -fcall-saved-r10, -ffixed-xmm3" sh -c \
+	"grep -q '^	\.kcfi_reserved r11, option, \"-ffixed-r11\"\$' '$T/f.s' &&
+	 grep -q '^	\.kcfi_reserved r10, option, \"-fcall-saved-r10\"\$' '$T/f.s' &&
+	 grep -q '^	\.kcfi_reserved xmm3, option, \"-ffixed-xmm3\"\$' '$T/f.s'"
+check "... before the first .kcfi_func" sh -c \
+	"awk '/\\.kcfi_func/ { f = 1 } /\\.kcfi_reserved/ && f { bad = 1 } END { exit bad }' '$T/f.s'"
+kgcc -O2 -S -o "$T/plain.s" "$F"
+check "no .kcfi_reserved when nothing is reserved" sh -c "! grep -q kcfi_reserved '$T/plain.s'"
+check "chain=r10 on the call that passes a static chain, and only there" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -O2 -S -o '$T/c.s' '$C' && grep -c 'kcfi_call.*chain=' '$T/c.s' | grep -qx 1 &&
+	 grep -q '^	\.kcfi_call [0-9]*, chain=r10\$' '$T/c.s'"
+finish
