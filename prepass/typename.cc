@@ -4,12 +4,12 @@
  * types derived from it ("*", "[10]", "(int)"), and the base type's
  * specifiers go in front: int (*(*)(int))(char).
  *
- * Typedefs are resolved, except that a typedef naming an anonymous tag
- * supplies the tag (the seeds' rule, also Clang's).  Arithmetic types are
- * identified by their main variant against GCC's global type nodes, so
- * char, signed char and unsigned char never collapse.  A type the protocol
- * cannot express is an error, never a guess: a guessed type id matches
- * nothing, or worse, the wrong thing.
+ * Typedefs are resolved, except that the typedef that names an anonymous
+ * tag for linkage purposes supplies the tag (the seeds' rule, and
+ * Clang's).  Arithmetic types are identified by their main variant against
+ * GCC's global type nodes, so char, signed char and unsigned char never
+ * collapse.  A type the protocol cannot express is an error, never a
+ * guess: a guessed type id matches nothing, or worse, the wrong thing.
  */
 #include "kcfi-plugin.h"
 #include "bversion.h"
@@ -124,34 +124,59 @@ fixed_point_name (tree m)
   return "";
 }
 
-/* Append "struct foo"; the innermost typedef of an anonymous tag; or
-   "$_N".  */
+/* The name an anonymous tag has for linkage purposes, as Clang gives it
+   (the C++ rule for a typedef of an unnamed class, which Clang applies to
+   C as well): the first typedef name declared as exactly that type,
+   unqualified.  In `typedef struct { int a; } *P_t, A_t, B_t[4];` that is
+   A_t, whichever of the three names a declaration uses;
+   `typedef const struct {...} C_t;` names none, and the tag stays
+   anonymous.  GCC keeps the typedef on a
+   variant of the tag's main variant whose TYPE_NAME is the TYPE_DECL and
+   whose DECL_ORIGINAL_TYPE is what the typedef was declared as; the
+   earliest (lowest DECL_UID) such TYPE_DECL whose original is M itself
+   is the one.  NULL_TREE if there is none.  */
+static tree
+linkage_typedef (tree m)
+{
+  tree best = NULL_TREE;
+  for (tree v = TYPE_NEXT_VARIANT (m); v; v = TYPE_NEXT_VARIANT (v))
+    {
+      tree n = TYPE_NAME (v);
+      if (n && TREE_CODE (n) == TYPE_DECL && DECL_NAME (n)
+	  && DECL_ORIGINAL_TYPE (n) == m
+	  && (!best || DECL_UID (n) < DECL_UID (best)))
+	best = n;
+    }
+  return best;
+}
+
+/* The name of tag T: its tag, the typedef name an anonymous tag has for
+   linkage purposes, or NULL_TREE for a truly anonymous tag.  */
+static tree
+tag_name (tree t)
+{
+  tree m = TYPE_MAIN_VARIANT (t);
+  tree name = TYPE_NAME (m);
+  if (name && TREE_CODE (name) == TYPE_DECL && !DECL_ORIGINAL_TYPE (name))
+    name = DECL_NAME (name);	/* a tag the back end made (__va_list_tag) */
+  if (name && TREE_CODE (name) == IDENTIFIER_NODE)
+    return name;
+  tree typedef_decl = linkage_typedef (m);
+  return typedef_decl ? DECL_NAME (typedef_decl) : NULL_TREE;
+}
+
+/* Append "struct foo", or the marks of a truly anonymous tag, which
+   kcfi_type_text makes "$_N".  */
 static void
 tag (tree t, kcfi_buffer &out)
 {
   out += TREE_CODE (t) == RECORD_TYPE ? "struct "
 	 : TREE_CODE (t) == UNION_TYPE ? "union " : "enum ";
-  tree name = TYPE_NAME (TYPE_MAIN_VARIANT (t));
-  if (name && TREE_CODE (name) == TYPE_DECL && !DECL_ORIGINAL_TYPE (name))
-    name = DECL_NAME (name);	/* a tag the back end made (__va_list_tag) */
-  if (name && TREE_CODE (name) == IDENTIFIER_NODE)
+  if (tree name = tag_name (t))
     {
       out += IDENTIFIER_POINTER (name);
       return;
     }
-
-  /* The main variant of an anonymous tag has no name; the variant we were
-     handed may be a typedef (of a typedef...) of it.  */
-  tree best = NULL_TREE;
-  for (tree n; (n = TYPE_NAME (t)) && TREE_CODE (n) == TYPE_DECL
-	       && DECL_ORIGINAL_TYPE (n); t = DECL_ORIGINAL_TYPE (n))
-    best = DECL_NAME (n);
-  if (best)
-    {
-      out += IDENTIFIER_POINTER (best);
-      return;
-    }
-  /* Numbered by kcfi_type_name, left to right in the finished text.  */
   out += ANON_MARK;
   out.put_uint (TYPE_UID (TYPE_MAIN_VARIANT (t)));
   out += ANON_MARK;

@@ -10,6 +10,13 @@ typedef struct { int x; } anon_s;
 typedef anon_s anon_s_again;
 typedef union { int a; float b; } anon_u;
 typedef enum { A_ZERO } anon_e;
+/* One typedef declaring several names: the anonymous tag is named for
+   linkage by the first name declared as the tag type itself, whichever
+   name a declaration uses (Clang's rule).  */
+typedef struct { int m; } multi_s, *multi_sp, multi_sa[4];
+typedef struct { int m; } *ptrfirst_sp, ptrfirst_s;
+typedef union { int m; } multi_u, *multi_up;
+typedef enum { M_ZERO } multi_e, *multi_ep;
 typedef struct tagged tagged_t;
 typedef unsigned long my_ulong;
 typedef int __attribute__ ((may_alias)) aliasing_int;
@@ -30,6 +37,8 @@ TAKE (t_decimal, _Decimal32, _Decimal64, _Decimal128)
 TAKE (t_complex, _Complex float, _Complex double, _Complex int)
 TAKE (t_tags, struct tagged *, union utagged *, enum etagged, tagged_t *)
 TAKE (t_anon, anon_s, anon_s_again *, anon_u, anon_e, const anon_s *)
+TAKE (t_multi, multi_s *, multi_sp, multi_sa, ptrfirst_sp, ptrfirst_s *,
+      multi_up, multi_ep, const multi_e *)
 struct { int y; } bare_s;
 union { int z; } bare_u;
 TAKE (t_bare, __typeof__ (bare_s) *, __typeof__ (bare_u) *)

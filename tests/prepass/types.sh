@@ -19,6 +19,7 @@ types() {
 	expect "$s" t_complex "void (_Complex float, _Complex double, _Complex int)" &&
 	expect "$s" t_tags "void (struct tagged *, union utagged *, enum etagged, struct tagged *)" &&
 	expect "$s" t_anon "void (struct anon_s, struct anon_s *, union anon_u, enum anon_e, const struct anon_s *)" &&
+	expect "$s" t_multi "void (struct multi_s *, struct multi_s *, struct multi_s *, struct ptrfirst_s *, struct ptrfirst_s *, union multi_u *, enum multi_e *, const enum multi_e *)" &&
 	expect "$s" t_bare 'void (struct $_0 *, union $_1 *)' &&
 	expect "$s" t_quals "void (const int *, volatile int *, const volatile int *, _Atomic int *, int *const *, char *restrict *, int *)" &&
 	expect "$s" t_arrays "void (int (*)[10], int (*)[], int (*)[0], int **, int *)" &&
@@ -42,6 +43,21 @@ printf 'struct { int a; } *f (union { int b; } *, struct { int c; } *);\nvoid *p
 kcc "$T/anon.s" "$T/anon.c" -O2
 check "anonymous tags are numbered left to right" \
 	equal 'struct $_0 *(union $_1 *, struct $_2 *)' "$(tag 1 "$T/anon.s")"
+
+# A typedef that adds qualifiers to an anonymous tag does not name it
+# (Clang's rule): the tag stays anonymous, under every name.
+cat >"$T/qual-anon.c" <<'EOF'
+typedef const struct { int a; } cs_t;
+typedef volatile union { int b; } vu_t;
+typedef struct { int c; } const sc_t, *sc_p;
+typedef const enum { CE_ZERO } ce_t;
+void f (cs_t *, vu_t *, sc_t *, sc_p, const ce_t *);
+void *p = f;
+EOF
+kcc "$T/qual-anon.s" "$T/qual-anon.c" -O2
+check "qualified typedefs leave anonymous tags anonymous" \
+	equal 'void (const struct $_0 *, volatile union $_1 *, const struct $_2 *, const struct $_2 *, const enum $_3 *)' \
+	"$(tag 1 "$T/qual-anon.s")"
 
 # -funsigned-char keeps char, signed char and unsigned char apart.
 kcc "$T/uchar.s" "$SRC/types.c" -O2 -funsigned-char
