@@ -260,6 +260,9 @@ static plugin_info kcfi_info = {
   "(default: per target, see doc/directives.md)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
+  "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
+  "parameter or return type counts as its first member (default, as Clang "
+  "22 and later) or as the union (Clang 21 and earlier)\n"
 };
 
 int
@@ -282,12 +285,19 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  stats = true;
 	  continue;
 	}
+      if (!strcmp (a.key, "transparent-union") && a.value
+	  && (!strcmp (a.value, "member") || !strcmp (a.value, "union")))
+	{
+	  kcfi_transparent_union_member = !strcmp (a.value, "member");
+	  continue;
+	}
       if (!strcmp (a.key, "reserve") && a.value)
 	kcfi_reserve = strtol (a.value, &end, 10);
       if (!end || *end || kcfi_reserve < 1 || kcfi_reserve > 64)
 	{
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
-		 "only %<reserve=1..64%> and %<stats%> are known", name, a.key,
+		 "only %<reserve=1..64%>, %<transparent-union=member|union%> "
+		 "and %<stats%> are known", name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;
 	}

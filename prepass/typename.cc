@@ -182,6 +182,48 @@ tag (tree t, kcfi_buffer &out)
   out += ANON_MARK;
 }
 
+/* -fplugin-arg-kcfi-transparent-union=member|union.  */
+bool kcfi_transparent_union_member = true;
+
+/* The type Clang puts in the place of T, a parameter or the return type of
+   the function type whose id it computes: since Clang 22, a transparent
+   union's first member (GCC passes the union as that member; Clang's
+   GeneralizeTransparentUnion).  Only the function type itself is
+   affected, not the function types in its parameters.  Clang 21 and
+   earlier keep the union: -fplugin-arg-kcfi-transparent-union=union.
+   Clang drops the attribute in more cases than GCC does: when the first
+   member is floating or a vector, or another member differs from it in
+   size or asks for more alignment; then the union stays.  */
+static tree
+clang_passed_as (tree t)
+{
+  if (!kcfi_transparent_union_member || TREE_CODE (t) != UNION_TYPE
+      || !TYPE_TRANSPARENT_AGGR (TYPE_MAIN_VARIANT (t)))
+    return t;
+  tree first = first_field (t);
+  if (!first)
+    return t;
+  auto declared = [] (tree field) {
+    return DECL_BIT_FIELD_TYPE (field) ? DECL_BIT_FIELD_TYPE (field)
+				       : TREE_TYPE (field);
+  };
+  tree member = declared (first);
+  if (FLOAT_TYPE_P (member) || VECTOR_TYPE_P (member)
+      || !TYPE_SIZE (member))
+    return t;
+  for (tree f = first; f; f = DECL_CHAIN (f))
+    {
+      if (TREE_CODE (f) != FIELD_DECL)
+	continue;
+      tree ft = declared (f);
+      if (!TYPE_SIZE (ft) || !tree_int_cst_equal (TYPE_SIZE (ft),
+						   TYPE_SIZE (member))
+	  || TYPE_ALIGN (ft) > TYPE_ALIGN (member))
+	return t;
+    }
+  return member;
+}
+
 namespace {
 
 /* Printed parts of types, by TYPE_UID, as raw text (anonymous tags not yet
@@ -338,6 +380,8 @@ type_printer::params (tree fntype, kcfi_buffer &out)
       if (args != first)
 	out += ", ";
       tree param = TREE_VALUE (args);
+      if (fntype == whole)
+	param = clang_passed_as (param);
       remembered (param_texts, param, out,
 		  [&] { print (param, out, true); });
     }
@@ -442,7 +486,14 @@ type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
 	 Clang.  GCC's front end removes all but _Atomic (C11 DR 423), so
 	 whatever is left is printed.  */
       {
-	tree ret = TREE_TYPE (t);
+	tree ret = t == whole ? clang_passed_as (TREE_TYPE (t)) : TREE_TYPE (t);
+	/* Clang returns the array a transparent union begins with: C has
+	   no such function type.  */
+	if (TREE_CODE (ret) == ARRAY_TYPE)
+	  {
+	    out += fail (TREE_TYPE (t));
+	    return;
+	  }
 	remembered (return_prefixes, ret, out,
 		    [&] { prefix (ret, out, false, false); });
 	return;
@@ -488,8 +539,9 @@ type_printer::suffix (tree t, kcfi_buffer &out)
       if (lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (t)))
 	out += " __attribute__((ms_abi))";
       {
-	tree ret = TREE_TYPE (t);
-	remembered (return_suffixes, ret, out, [&] { suffix (ret, out); });
+	tree ret = t == whole ? clang_passed_as (TREE_TYPE (t)) : TREE_TYPE (t);
+	if (TREE_CODE (ret) != ARRAY_TYPE)
+	  remembered (return_suffixes, ret, out, [&] { suffix (ret, out); });
 	return;
       }
     default:

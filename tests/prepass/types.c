@@ -17,6 +17,14 @@ typedef struct { int m; } multi_s, *multi_sp, multi_sa[4];
 typedef struct { int m; } *ptrfirst_sp, ptrfirst_s;
 typedef union { int m; } multi_u, *multi_up;
 typedef enum { M_ZERO } multi_e, *multi_ep;
+/* Transparent unions: as a parameter or the return type of the function
+   type itself, Clang 22 counts one as its first member, unless Clang
+   dropped the attribute (tu_sizes: members of different sizes, which GCC
+   accepts).  */
+typedef union __attribute__ ((transparent_union)) { int *ip; long *lp; } tu_ptr;
+union __attribute__ ((transparent_union)) tu_named { const char *cp; void *vp; };
+typedef union __attribute__ ((transparent_union)) { long l; int i; } tu_sizes;
+typedef union { int *const ip; long *lp; } tu_late __attribute__ ((transparent_union));
 typedef struct tagged tagged_t;
 typedef unsigned long my_ulong;
 typedef int __attribute__ ((may_alias)) aliasing_int;
@@ -39,6 +47,8 @@ TAKE (t_tags, struct tagged *, union utagged *, enum etagged, tagged_t *)
 TAKE (t_anon, anon_s, anon_s_again *, anon_u, anon_e, const anon_s *)
 TAKE (t_multi, multi_s *, multi_sp, multi_sa, ptrfirst_sp, ptrfirst_s *,
       multi_up, multi_ep, const multi_e *)
+TAKE (t_transparent, tu_ptr, union tu_named, tu_sizes, tu_late, tu_ptr *,
+      void (*) (tu_ptr))
 struct { int y; } bare_s;
 union { int z; } bare_u;
 TAKE (t_bare, __typeof__ (bare_s) *, __typeof__ (bare_u) *)
@@ -57,3 +67,7 @@ int *returns_pointer (int);
 int *(*p_returns_pointer) (int) __attribute__ ((used)) = returns_pointer;
 int (*returns_fp (void)) (int);
 int (*(*p_returns_fp) (void)) (int) __attribute__ ((used)) = returns_fp;
+tu_ptr returns_transparent (int);
+tu_ptr (*p_returns_transparent) (int) __attribute__ ((used)) = returns_transparent;
+tu_late returns_qualified (void);
+tu_late (*p_returns_qualified) (void) __attribute__ ((used)) = returns_qualified;

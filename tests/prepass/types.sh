@@ -20,6 +20,9 @@ types() {
 	expect "$s" t_tags "void (struct tagged *, union utagged *, enum etagged, struct tagged *)" &&
 	expect "$s" t_anon "void (struct anon_s, struct anon_s *, union anon_u, enum anon_e, const struct anon_s *)" &&
 	expect "$s" t_multi "void (struct multi_s *, struct multi_s *, struct multi_s *, struct ptrfirst_s *, struct ptrfirst_s *, union multi_u *, enum multi_e *, const enum multi_e *)" &&
+	expect "$s" t_transparent "void (int *, const char *, union tu_sizes, int *, union tu_ptr *, void (*)(union tu_ptr))" &&
+	expect "$s" returns_transparent "int *(int)" &&
+	expect "$s" returns_qualified "int *const (void)" &&
 	expect "$s" t_bare 'void (struct $_0 *, union $_1 *)' &&
 	expect "$s" t_quals "void (const int *, volatile int *, const volatile int *, _Atomic int *, int *const *, char *restrict *, int *)" &&
 	expect "$s" t_arrays "void (int (*)[10], int (*)[], int (*)[0], int **, int *)" &&
@@ -58,6 +61,33 @@ kcc "$T/qual-anon.s" "$T/qual-anon.c" -O2
 check "qualified typedefs leave anonymous tags anonymous" \
 	equal 'void (const struct $_0 *, volatile union $_1 *, const struct $_2 *, const struct $_2 *, const enum $_3 *)' \
 	"$(tag 1 "$T/qual-anon.s")"
+
+# Clang 21 and earlier keep transparent unions as they are.
+kcc "$T/tu-union.s" "$SRC/types.c" -O2 -fplugin-arg-kcfi-transparent-union=union
+check "transparent-union=union: parameters" expect "$T/tu-union.s" t_transparent \
+	"void (union tu_ptr, union tu_named, union tu_sizes, union tu_late, union tu_ptr *, void (*)(union tu_ptr))"
+check "transparent-union=union: return types" expect "$T/tu-union.s" returns_transparent "union tu_ptr (int)"
+
+# Calls through such a pointer expect the member's type too; so does a
+# K&R definition's preamble.
+cat >"$T/tu-calls.c" <<'EOF'
+typedef union __attribute__ ((transparent_union)) { int *ip; long *lp; } tu_ptr;
+void call (void (*fp) (tu_ptr), int *p) { fp (p); }
+int kr (u) tu_ptr u; { return *u.ip; }
+EOF
+kcc "$T/tu-calls.s" "$T/tu-calls.c" -O2
+check "a call through void (*)(tu_ptr) expects void (int *)" \
+	equal "void (int *)" "$(call_tags "$T/tu-calls.s")"
+check "a K&R definition with a transparent union parameter" \
+	equal "int (int *)" "$(tag "$(func_id kr "$T/tu-calls.s")" "$T/tu-calls.s")"
+
+# Clang returns the array a transparent union begins with, which the
+# language cannot write: an error, not a guess.
+printf 'typedef union __attribute__ ((transparent_union)) { long a[1]; long l; } tu_arr;\ntu_arr r (void);\nvoid *p = r;\n' >"$T/tu-arr.c"
+check "returning a transparent union that begins with an array is an error" sh -c \
+	"! $CC -fplugin='$KCFI_PLUGIN' -S -o '$T/tu-arr.s' '$T/tu-arr.c' 2>'$T/tu-arr.err' && grep -q 'error: kcfi: .*cannot be written' '$T/tu-arr.err'"
+check "a bad transparent-union value is refused" sh -c \
+	"! $CC -fplugin='$KCFI_PLUGIN' -fplugin-arg-kcfi-transparent-union=first -S -o /dev/null '$T/tu-calls.c' 2>'$T/tu-bad.err' && grep -q 'transparent-union=member|union' '$T/tu-bad.err'"
 
 # -funsigned-char keeps char, signed char and unsigned char apart.
 kcc "$T/uchar.s" "$SRC/types.c" -O2 -funsigned-char
