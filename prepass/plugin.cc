@@ -157,6 +157,10 @@ record_types (void)
 			 ? kcfi_wants_preamble (node, true)
 			 : node->address_taken))
       needed.safe_push (node);
+  /* In the order GCC made the nodes (the list has the newest first), which
+     is the order of the functions' first mention: the order in which Clang
+     first mangles their types, and so numbers their anonymous tags.  */
+  needed.reverse ();
   kcfi_expect_function_types (needed.length ());
   /* How many functions ahead each step of the chain of loads is asked for
      (kcfi_prefetch_function_type).  */

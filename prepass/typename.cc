@@ -15,9 +15,11 @@
 #include "bversion.h"
 #include "tables.h"
 
-/* Truly anonymous tags are numbered per TU in the order first printed.
-   Keyed by TYPE_UID, which is never reused, not by the (collectable) tree.
-   The printer leaves ANON_MARK uid ANON_MARK where the number goes.  */
+/* Truly anonymous tags are numbered per TU in the order Clang numbers
+   them: the order they first appear in a mangled name (see
+   number_in_mangling_order).  Keyed by TYPE_UID, which is never reused,
+   not by the (collectable) tree.  The printer leaves ANON_MARK uid
+   ANON_MARK where the number goes.  */
 static kcfi_uid_map<unsigned> anon_numbers;	/* number + 1 */
 static unsigned anon_count;
 static const char ANON_MARK = '\001';
@@ -551,8 +553,52 @@ type_printer::suffix (tree t, kcfi_buffer &out)
 
 } // namespace
 
-/* Replace each ANON_MARK uid ANON_MARK of RAW by "$_N" in DONE: tags are
-   numbered in the order they first appear in a finished text.  */
+/* Number the truly anonymous tags in T, the WHOLE type or a part of it,
+   that have no number yet, in the order Clang's mangler meets them: it
+   numbers a tag when it first mangles it, and an Itanium name puts a
+   function's return type before its parameters, where C's declarator
+   puts it around them.  In `struct A (*(struct B))(struct C)` the text
+   has A, B, C; the mangled name F PF A C E B E.  */
+static void
+number_in_mangling_order (tree t, tree whole)
+{
+  switch (TREE_CODE (t))
+    {
+    case POINTER_TYPE:
+    case ARRAY_TYPE:
+    case COMPLEX_TYPE:
+    case VECTOR_TYPE:
+      number_in_mangling_order (TREE_TYPE (t), whole);
+      return;
+    case FUNCTION_TYPE:
+      {
+	tree ret = TREE_TYPE (t);
+	number_in_mangling_order (t == whole ? clang_passed_as (ret) : ret,
+				  whole);
+	for (tree a = TYPE_ARG_TYPES (t); a && a != void_list_node;
+	     a = TREE_CHAIN (a))
+	  number_in_mangling_order (t == whole
+				    ? clang_passed_as (TREE_VALUE (a))
+				    : TREE_VALUE (a), whole);
+	return;
+      }
+    case RECORD_TYPE:
+    case UNION_TYPE:
+    case ENUMERAL_TYPE:
+      if (!tag_name (t))
+	{
+	  unsigned uid = TYPE_UID (TYPE_MAIN_VARIANT (t));
+	  if (!anon_numbers.get (uid))
+	    anon_numbers.put (uid, ++anon_count);
+	}
+      return;
+    default:
+      return;
+    }
+}
+
+/* Replace each ANON_MARK uid ANON_MARK of RAW by "$_N" in DONE, the
+   numbers number_in_mangling_order gave.  */
 static void
 number_anonymous (const kcfi_buffer &raw, kcfi_buffer &done)
 {
@@ -592,6 +638,7 @@ kcfi_type_text (tree type, location_t loc)
     text = kcfi_text_intern (raw.data (), raw.size ());
   else
     {
+      number_in_mangling_order (type, type);
       number_anonymous (raw, done);
       text = kcfi_text_intern (done.data (), done.size ());
     }

@@ -47,6 +47,28 @@ kcc "$T/anon.s" "$T/anon.c" -O2
 check "anonymous tags are numbered left to right" \
 	equal 'struct $_0 *(union $_1 *, struct $_2 *)' "$(tag 1 "$T/anon.s")"
 
+# Clang numbers anonymous tags as its mangler meets them: functions in the
+# order first mentioned (here, the initializer's), a function's return
+# type before its parameters.
+cat >"$T/anon-order.c" <<'EOF'
+typedef struct { int a; } const qa_t, *qa_p;
+typedef const union { int b; } qb_t;
+typedef volatile enum { QC_ZERO } qc_t;
+extern qa_p (*m_ret (qb_t *)) (qc_t *);
+extern void m_1 (qb_t *);
+extern void m_2 (qa_p);
+extern void m_3 (qc_t *, qa_p);
+void *m_tbl[] = { m_ret, m_3, m_1, m_2 };
+EOF
+kcc "$T/anon-order.s" "$T/anon-order.c" -O2
+anon_order() {
+	expect "$1" m_ret 'const struct $_0 *(*(const union $_2 *))(volatile enum $_1 *)' &&
+	expect "$1" m_3 'void (volatile enum $_1 *, const struct $_0 *)' &&
+	expect "$1" m_1 'void (const union $_2 *)' &&
+	expect "$1" m_2 'void (const struct $_0 *)'
+}
+check "anonymous tags are numbered as Clang mangles them" anon_order "$T/anon-order.s"
+
 # A typedef that adds qualifiers to an anonymous tag does not name it
 # (Clang's rule): the tag stays anonymous, under every name.
 cat >"$T/qual-anon.c" <<'EOF'
