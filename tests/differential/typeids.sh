@@ -5,11 +5,13 @@
 # both compilers have (every integer and floating type GCC 12 and Clang
 # share, _Complex, __int128, vectors, _Atomic, typedef'd and named tags,
 # VLAs, [static N], unprototyped pointees, variadics, nested function
-# pointers, ms_abi).  Each becomes an address-taken extern declaration
+# pointers, ms_abi; typedefs declaring several names of an anonymous tag,
+# typedefs adding qualifiers to one, transparent unions).  Each becomes an address-taken extern declaration
 #     extern __typeof__(TYPE) fN;   void *tbl[] = { ..., fN, ... };
 # compiled to an object by Clang and by kcfi-gcc; both objects carry
 # __kcfi_typeid_fN, and the values must agree for every N:
-#   clang-19                     xxHash64 (its default)
+#   clang-19                     xxHash64 (its default); kcfi-gcc with
+#            -fplugin-arg-kcfi-transparent-union=union, Clang 21's rule
 #   clang-22 -fsanitize-kcfi-hash=FNV-1a, with and without
 #            -fsanitize-cfi-icall-experimental-normalize-integers
 # kcfi-gcc gets Clang's own spellings of those options.  The one allowed
@@ -45,7 +47,18 @@ struct s0 { int m; }; struct s1 { int m; }; struct s2 { int m; }; struct s3 { in
 union u0 { int m; }; union u1 { int m; }; enum e0 { E0_A }; enum e1 { E1_A };
 struct s11636896; struct s89142b63;
 typedef void (__attribute__((ms_abi)) *ms_fp0)(int);
-typedef int (__attribute__((ms_abi)) *ms_fp1)(struct s0 *, ...);'
+typedef int (__attribute__((ms_abi)) *ms_fp1)(struct s0 *, ...);
+typedef struct { int x; } td_m0, *td_m0p, td_m0a[3];
+typedef struct { int x; } *td_pf0p, td_pf0;
+typedef union { int x; } td_mu0, *td_mu0p;
+typedef enum { TD_ME0_A } td_me0, *td_me0p;
+typedef const struct { int x; } td_q0;
+typedef struct { int x; } volatile td_q1, *td_q1p;
+typedef const union { int x; } td_q2;
+typedef const volatile enum { TD_Q3_A } td_q3;
+typedef union __attribute__((transparent_union)) { int *ip; long *lp; } td_tu0;
+union __attribute__((transparent_union)) tu1 { const char *cp; void *vp; };
+typedef union __attribute__((transparent_union)) { long l; int i; } td_tu2;'
 
 # make_c PROTOS: the C file (fields: ours, C spelling, "ms" or empty)
 make_c() {
@@ -180,12 +193,14 @@ M
 }
 
 norm=-fsanitize-cfi-icall-experimental-normalize-integers
+# Clang 21 and earlier keep transparent unions (README).
+old_tu=-fplugin-arg-kcfi-transparent-union=union
 models
-definitions "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64"
+definitions "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64 $old_tu"
 definitions "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $norm" \
 	"-fsanitize-kcfi-hash=FNV-1a $norm"
-mode "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64"
-mode "clang-19 xxHash64 normalized" "$CLANG19" "$norm" "-fsanitize-kcfi-hash=xxHash64 $norm"
+mode "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64 $old_tu"
+mode "clang-19 xxHash64 normalized" "$CLANG19" "$norm" "-fsanitize-kcfi-hash=xxHash64 $norm $old_tu"
 mode "clang-22 FNV-1a" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a" "-fsanitize-kcfi-hash=FNV-1a"
 mode "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $norm" \
 	"-fsanitize-kcfi-hash=FNV-1a $norm"

@@ -6,7 +6,8 @@
  * --cc=gcc keeps to what the native GCC (12) compiles as well, for the
  * differential through kcfi-gcc (tests/differential/): no _BitInt, no
  * __bf16; and it adds ms_abi function types, as a third column "ms" (the
- * declaration carries the attribute) and as pointer typedefs ms_fp0/1.
+ * declaration carries the attribute) and as pointer typedefs ms_fp0/1, and
+ * for about one base type in ten the typedef names of gcc_bases.
  * Prints COUNT lines "OURS<TAB>CLANG": the same function type in the
  * prototype language and in C that Clang accepts inside __typeof__().  The
  * two differ only where the prototype language has its own spelling: a
@@ -152,6 +153,28 @@ static const struct base bases[] = {
 	{ "int (*)(struct s0 *, ...) __attribute__((ms_abi))", "ms_fp1", false },
 };
 
+/* --cc=gcc only: typedef names whose meaning the plugin works out from
+ * GCC's trees, declared by the differential test's prelude.  One typedef
+ * declaring several names of an anonymous tag (the first name declared as
+ * the tag type itself names it, whichever name is used), typedefs adding
+ * qualifiers to an anonymous tag (it stays anonymous, $_N, numbered as
+ * Clang numbers it) and transparent unions (as a parameter or the return
+ * type of the function type itself, Clang 22 counts one as its first
+ * member; td_tu2 is one Clang drops the attribute for).  Arrays cannot be
+ * returned, and GCC drops the qualifiers of a return type (see gen_func):
+ * those are NO_RETURN. */
+static const struct gcc_base {
+	const char *name;
+	bool no_return;
+} gcc_bases[] = {
+	{ "td_m0", false }, { "td_m0p", false }, { "td_m0a", true },
+	{ "td_pf0p", false }, { "td_pf0", false },
+	{ "td_mu0", false }, { "td_mu0p", false }, { "td_me0", false }, { "td_me0p", false },
+	{ "td_q0", true }, { "td_q1", true }, { "td_q1p", false }, { "td_q2", true },
+	{ "td_q3", true },
+	{ "td_tu0", false }, { "union tu1", false }, { "td_tu2", false },
+};
+
 static const char *const qual_sets[] = {
 	"const ", "volatile ", "const volatile ", "volatile const ", "__const ", "__volatile__ ",
 };
@@ -184,6 +207,12 @@ static struct type *gen_base(enum role role)
 	/* A small pool, so that components repeat and substitutions happen. */
 	if ((role == R_RETURN || role == R_POINTEE) && chance(15)) {
 		t->ours = t->clang = "void";
+	} else if (gcc_mode && chance(10)) {
+		const struct gcc_base *b;
+		do
+			b = &gcc_bases[pick(sizeof(gcc_bases) / sizeof(gcc_bases[0]))];
+		while (role == R_RETURN && b->no_return);
+		t->ours = t->clang = b->name;	/* "ours" is unused with --cc=gcc */
 	} else {
 		const struct base *b;
 		do
