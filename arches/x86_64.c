@@ -28,6 +28,18 @@ enum {
 	X86_THUNK = 1 << 0,	/* call/jmp __x86_indirect_thunk_<reg> */
 	X86_CS = 1 << 1,	/* written with a cs prefix */
 	X86_RETURN_THUNK = 1 << 2,	/* jmp __x86_return_thunk_<reg> */
+	X86_INLINE = 1 << 3,		/* GCC's inline retpoline (seq_step) */
+};
+
+/* kcfi_arch_opts.state: what the TU itself defines. */
+enum {
+	X86_TU_THUNKS = 1 << 0,		/* some __x86_indirect_thunk_<reg> */
+	X86_TU_THUNK_R11 = 1 << 1,	/* __x86_indirect_thunk_r11 */
+};
+
+/* emitter.needs: what the checks of the TU call. */
+enum {
+	X86_NEEDS_THUNK_R11 = 1 << 0,
 };
 
 /* A branch statement, after comments and surrounding blanks are gone.  The
@@ -50,6 +62,15 @@ static const char branch_pattern[] =
 
 static const char prefix_pattern[] = "^(?:(?:notrack|cs|ds|bnd)(?:\\s+|$))+$";
 
+/* -pg in PIC code: GCC's x86_function_profiler prints the call of mcount
+ * (__fentry__, or the -mfentry-name) by itself, outside any insn, as
+ * "1:	call	*NAME@GOTPCREL(%rip)".  Through the GOT slot of NAME it calls
+ * NAME: a known function, not a pointer of the program. */
+static const char profiler_pattern[] =
+	"^\\s*1:\\s*call\\s+\\*\\s*[A-Za-z_.$][A-Za-z0-9_.$]*@GOTPCREL\\(%rip\\)\\s*$";
+static pcre2_code *profiler_re;
+static pcre2_match_data *profiler_md;
+
 static pcre2_code *branch_re, *prefix_re;
 static pcre2_match_data *branch_md;
 static uint32_t grp_pfx, grp_op, grp_reg, grp_thunk, grp_rthunk, grp_mem;
@@ -58,7 +79,11 @@ static int x86_init(void)
 {
 	branch_re = pattern_compile("x86_64", branch_pattern);
 	prefix_re = pattern_compile("x86_64", prefix_pattern);
-	if (!branch_re || !prefix_re)
+	profiler_re = pattern_compile("x86_64", profiler_pattern);
+	if (!branch_re || !prefix_re || !profiler_re)
+		return -1;
+	profiler_md = pcre2_match_data_create_from_pattern(profiler_re, NULL);
+	if (!profiler_md)
 		return -1;
 	branch_md = pcre2_match_data_create_from_pattern(branch_re, NULL);
 	grp_pfx = pattern_group_number(branch_re, "pfx");
@@ -216,6 +241,276 @@ static uint64_t x86_check_clobbers(const struct kcfi_branch *b)
 	return UINT64_C(1) << X86_R10 | (uint64_t)x86_moves_target(b) << X86_R11;
 }
 
+/* ---- retpolines -------------------------------------------------------
+ *
+ * With -mindirect-branch=thunk-inline GCC prints each indirect call as
+ *	jmp	La			call form only
+ * Lb:	call	Lc			(a sibcall starts here)
+ * Ld:	pause
+ *	lfence
+ *	jmp	Ld
+ * Lc:	[.cfi_def_cfa_offset 16]	with CFI
+ *	mov	%reg, (%rsp)
+ *	ret
+ * La:	call	Lb			call form only
+ * with .LIND labels of its own.  A checked one becomes the same sequence
+ * through %r11 behind the check, under the same labels: with
+ * -fno-dwarf2-cfi-asm GCC's .eh_frame refers to Lc. */
+
+static struct {
+	unsigned step;
+	bool call_form;
+	char la[32], lb[32], lc[32], ld[32];
+	char reg[8];
+	char cfi[512];			/* GCC's CFI lines after Lc */
+	size_t cfi_len;
+} rp;
+
+enum { RP_LB, RP_CALL_LC, RP_LD, RP_PAUSE, RP_LFENCE, RP_JMP_LD, RP_LC, RP_MOV, RP_RET,
+       RP_LA, RP_CALL_LB };
+
+static bool x86_reg64(const char *p, size_t n)
+{
+	for (size_t i = 0; i < sizeof(gpr_names) / sizeof(gpr_names[0]); i++)
+		if (strlen(gpr_names[i]) == n && !memcmp(gpr_names[i], p, n))
+			return true;
+	return false;
+}
+
+/* "MNEMONIC OPERAND" with MNEMONIC as given: the operand, or NULL. */
+static const char *operand_of(const char *s, size_t len, const char *mnemonic, size_t *n)
+{
+	size_t m = strlen(mnemonic), i = m;
+	if (len <= m || memcmp(s, mnemonic, m) || (s[m] != ' ' && s[m] != '\t'))
+		return NULL;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*n = len - i;
+	return *n ? s + i : NULL;
+}
+
+/* A GCC inline-retpoline label: ".LIND" and digits. */
+static bool rp_label(const char *p, size_t n)
+{
+	if (n < 6 || n >= sizeof(rp.la) || memcmp(p, ".LIND", 5))
+		return false;
+	for (size_t i = 5; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return true;
+}
+
+/* Bytes of P..N before the first of STOP (the slices are not terminated). */
+static size_t span_to(const char *p, size_t n, const char *stop)
+{
+	size_t i = 0;
+	while (i < n && !strchr(stop, p[i]))
+		i++;
+	return i;
+}
+
+static void rp_keep(char *dst, const char *p, size_t n)
+{
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+}
+
+/* Is P..N the name NAME? */
+static bool rp_is(const char *p, size_t n, const char *name)
+{
+	return strlen(name) == n && !memcmp(p, name, n);
+}
+
+static bool x86_seq_begin(const struct kcfi_branch *b, const char *s, size_t len)
+{
+	const char *op;
+	size_t n;
+	memset(&rp, 0, sizeof(rp));
+	if (b->prefix_len)
+		return false;
+	if ((op = operand_of(s, len, "jmp", &n)) && rp_label(op, n)) {
+		rp.call_form = true;
+		rp_keep(rp.la, op, n);
+		rp.step = RP_LB;
+		return true;
+	}
+	if ((op = operand_of(s, len, "call", &n)) && rp_label(op, n)) {
+		rp_keep(rp.lc, op, n);
+		rp.step = RP_LD;
+		return true;
+	}
+	return false;
+}
+
+static enum seq_verdict rp_bad(char *err, size_t size, const char *want, const char *p, size_t n)
+{
+	snprintf(err, size, "GCC's inline retpoline expected %s, found '%.*s'", want, (int)n, p);
+	return SEQ_BAD;
+}
+
+static enum seq_verdict x86_seq_step(enum seq_stmt kind, const char *p, size_t n,
+				     struct kcfi_branch *out, char *err, size_t size)
+{
+	const char *op;
+	size_t m;
+	bool label = kind == SEQ_LABEL, insn = kind == SEQ_INSN;
+
+	switch (rp.step) {
+	case RP_LB:
+		if (!label || !rp_label(p, n))
+			return rp_bad(err, size, "a .LIND label", p, n);
+		rp_keep(rp.lb, p, n);
+		break;
+	case RP_CALL_LC:
+		if (!insn || !(op = operand_of(p, n, "call", &m)) || !rp_label(op, m))
+			return rp_bad(err, size, "'call .LINDn'", p, n);
+		rp_keep(rp.lc, op, m);
+		break;
+	case RP_LD:
+		if (!label || !rp_label(p, n))
+			return rp_bad(err, size, "a .LIND label", p, n);
+		rp_keep(rp.ld, p, n);
+		break;
+	case RP_PAUSE:
+		if (!insn || !rp_is(p, n, "pause"))
+			return rp_bad(err, size, "'pause'", p, n);
+		break;
+	case RP_LFENCE:
+		if (!insn || !rp_is(p, n, "lfence"))
+			return rp_bad(err, size, "'lfence'", p, n);
+		break;
+	case RP_JMP_LD:
+		if (!insn || !(op = operand_of(p, n, "jmp", &m)) || !rp_is(op, m, rp.ld))
+			return rp_bad(err, size, "a jump back to its pause", p, n);
+		break;
+	case RP_LC:
+		if (!label || !rp_is(p, n, rp.lc))
+			return rp_bad(err, size, "the label its first call goes to", p, n);
+		break;
+	case RP_MOV:
+		if (kind == SEQ_DIRECTIVE && n > 5 && !memcmp(p, ".cfi_", 5) &&
+		    rp.cfi_len + n + 3 < sizeof(rp.cfi)) {
+			rp.cfi[rp.cfi_len++] = '\t';
+			memcpy(rp.cfi + rp.cfi_len, p, n);
+			rp.cfi_len += n;
+			rp.cfi[rp.cfi_len++] = '\n';
+			rp.cfi[rp.cfi_len] = '\0';
+			return SEQ_MORE;
+		}
+		/* mov %reg, (%rsp) */
+		if (!insn || (!(op = operand_of(p, n, "mov", &m)) && !(op = operand_of(p, n, "movq", &m))) ||
+		    m < 10 || op[0] != '%')
+			return rp_bad(err, size, "'mov %reg, (%rsp)'", p, n);
+		size_t r = span_to(op + 1, m - 1, ", \t");
+		const char *rest = op + 1 + r, *end = op + m;
+		while (rest < end && (*rest == ' ' || *rest == '\t'))
+			rest++;
+		if (rest < end && *rest == ',')
+			rest++;
+		while (rest < end && (*rest == ' ' || *rest == '\t'))
+			rest++;
+		if (!x86_reg64(op + 1, r) || (size_t)(end - rest) != 6 || memcmp(rest, "(%rsp)", 6) ||
+		    rp_is(op + 1, r, "rsp"))
+			return rp_bad(err, size, "'mov %reg, (%rsp)'", p, n);
+		rp_keep(rp.reg, op + 1, r);
+		break;
+	case RP_RET:
+		if (!insn || !rp_is(p, n, "ret"))
+			return rp_bad(err, size, "'ret'", p, n);
+		if (!rp.call_form) {
+			memset(out, 0, sizeof(*out));
+			out->cls = INSN_IJUMP;
+			out->flags = X86_INLINE;
+			memcpy(out->reg, rp.reg, sizeof(out->reg));
+			return SEQ_DONE;
+		}
+		break;
+	case RP_LA:
+		if (!label || !rp_is(p, n, rp.la))
+			return rp_bad(err, size, "the label its first jump goes to", p, n);
+		break;
+	case RP_CALL_LB:
+		if (!insn || !(op = operand_of(p, n, "call", &m)) || !rp_is(op, m, rp.lb))
+			return rp_bad(err, size, "a call of its second label", p, n);
+		memset(out, 0, sizeof(*out));
+		out->cls = INSN_ICALL;
+		out->flags = X86_INLINE;
+		memcpy(out->reg, rp.reg, sizeof(out->reg));
+		return SEQ_DONE;
+	}
+	rp.step++;
+	return SEQ_MORE;
+}
+
+/* The retpoline seq_step() took apart, now through %r11.  With CFI, GCC's
+ * lines come back where they were, and the state from before the sequence
+ * is restored after it (GCC's own CFI leaves the offset at 16 for the rest
+ * of the function). */
+static void emit_inline_retpoline(struct emitter *e)
+{
+	bool cfi = rp.cfi_len > 0;
+	if (cfi)
+		emit(e, "\t.cfi_remember_state\n");
+	if (rp.call_form)
+		emit(e, "\tjmp\t%s\n%s:\n", rp.la, rp.lb);
+	emit(e, "\tcall\t%s\n%s:\n\tpause\n\tlfence\n\tjmp\t%s\n%s:\n%s\tmov\t%%r11, (%%rsp)\n\tret\n",
+	     rp.lc, rp.ld, rp.ld, rp.lc, rp.cfi);
+	if (cfi)
+		emit(e, "\t.cfi_restore_state\n");
+	if (rp.call_form)
+		emit(e, "%s:\n\tcall\t%s\n", rp.la, rp.lb);
+}
+
+/* -mindirect-branch=thunk: GCC defines, as hidden comdat functions, the
+ * thunks of the registers it called through, the checks call the one of
+ * %r11.  Defined here in the same shape and group when the TU defines thunks
+ * but not that one; with thunk-extern (the kernel's) it defines none. */
+static void x86_observe(struct kcfi_arch_opts *o, const char *name, size_t name_len,
+			const char *args, size_t args_len)
+{
+	static const char thunk[] = ".text.__x86_indirect_thunk_";
+	const size_t tn = sizeof(thunk) - 1;
+	if (!((name_len == 7 && !memcmp(name, "section", 7)) ||
+	      (name_len == 11 && !memcmp(name, "pushsection", 11))))
+		return;
+	if (args_len <= tn || memcmp(args, thunk, tn))
+		return;
+	size_t r = span_to(args + tn, args_len - tn, ", \t");
+	if (!x86_reg64(args + tn, r))
+		return;
+	o->state |= X86_TU_THUNKS;
+	if (r == 3 && !memcmp(args + tn, "r11", 3))
+		o->state |= X86_TU_THUNK_R11;
+}
+
+static void x86_tu_end(struct emitter *e, const struct kcfi_arch_opts *o, unsigned needs)
+{
+	if (!(needs & X86_NEEDS_THUNK_R11) || !(o->state & X86_TU_THUNKS) ||
+	    (o->state & X86_TU_THUNK_R11))
+		return;
+	const char *t = "__x86_indirect_thunk_r11";
+	emit(e, "\t.pushsection\t.text.%s,\"axG\",@progbits,%s,comdat\n"
+	     "\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n",
+	     t, t, t, t, t, t);
+	if (e->cfi)
+		emit(e, "\t.cfi_startproc\n");
+	emit(e, "\tcall\t.Lkcfi_thunk_r11_set\n.Lkcfi_thunk_r11_spin:\n\tpause\n\tlfence\n"
+	     "\tjmp\t.Lkcfi_thunk_r11_spin\n.Lkcfi_thunk_r11_set:\n");
+	if (e->cfi)
+		emit(e, "\t.cfi_def_cfa_offset 16\n");
+	emit(e, "\tmov\t%%r11, (%%rsp)\n\tret\n");
+	if (e->cfi)
+		emit(e, "\t.cfi_endproc\n");
+	emit(e, "\t.size\t%s, .-%s\n\t.popsection\n", t, t);
+}
+
+static bool x86_profiler_call(const char *line, size_t len)
+{
+	if (len < 2 || line[0] == '.' || !memchr(line, '1', len < 8 ? len : 8))
+		return false;
+	return pcre2_match(profiler_re, (PCRE2_SPTR)line, len, 0, 0, profiler_md, NULL) >= 0;
+}
+
 static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			  const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
 {
@@ -240,12 +535,15 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	emit(e, "\tud2\n");
 	emit_trap_entry(e, n);
 	emit(e, ".Lkcfi%u_call:\n", n);
-	if (b->flags & X86_THUNK) {
+	if (b->flags & X86_INLINE) {
+		emit_inline_retpoline(e);
+	} else if (b->flags & X86_THUNK) {
 		/* GCC adds cs only for thunks of r8-r15; r11 is one of them.  On a
 		 * line of its own: GNU as drops "cs call sym" prefixes. */
 		if ((b->flags & X86_CS) || opts->cs_prefix)
 			emit(e, "\tcs\n");
 		emit(e, "\t%s\t__x86_indirect_thunk_r11\n", insn);
+		e->needs |= X86_NEEDS_THUNK_R11;
 	} else {
 		emit(e, "\t%.*s%s\t*%%r11\n", (int)b->prefix_len, b->prefix, insn);
 	}
@@ -287,6 +585,11 @@ const struct kcfi_arch arch_x86_64 = {
 	.gpr = x86_gpr,
 	.gpr_name = x86_gpr_name,
 	.check_clobbers = x86_check_clobbers,
+	.observe = x86_observe,
+	.seq_begin = x86_seq_begin,
+	.seq_step = x86_seq_step,
+	.profiler_call = x86_profiler_call,
+	.tu_end = x86_tu_end,
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,

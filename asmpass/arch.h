@@ -72,6 +72,24 @@ struct kcfi_arch_opts {
 	unsigned isa;
 	unsigned isa_stack[16];		/* saved by ".option push" and the like */
 	unsigned isa_depth;
+	/* Other facts about the TU that a backend's observe() keeps (x86: which
+	 * retpoline thunks the compiler defines in it). */
+	unsigned state;
+};
+
+/* Statements of a branch the compiler spells as several statements under
+ * labels of its own (x86: the inline retpoline of
+ * -mindirect-branch=thunk-inline), as handed to seq_step(). */
+enum seq_stmt {
+	SEQ_LABEL,		/* the label's name */
+	SEQ_DIRECTIVE,		/* the whole directive, dot included */
+	SEQ_INSN,
+};
+
+enum seq_verdict {
+	SEQ_MORE,		/* so far so good: the next statement, please */
+	SEQ_DONE,		/* that was the last statement */
+	SEQ_BAD,		/* not the sequence it began as */
 };
 
 struct kcfi_arch {
@@ -108,6 +126,24 @@ struct kcfi_arch {
 	 * before the branch, as a mask of gpr() numbers.  emit_check() writes
 	 * exactly these. */
 	uint64_t (*check_clobbers)(const struct kcfi_branch *b);
+	/* Optional: multi-statement branches.  seq_begin() is offered a direct
+	 * branch B (classified from STMT) that a call-site directive says is an
+	 * indirect one; true if it begins such a sequence.  The core then hands
+	 * every following statement to seq_step() and passes nothing on until
+	 * it says SEQ_DONE, with OUT describing the equivalent indirect branch
+	 * (for emit_check(), or to pass the sequence on unchanged), or SEQ_BAD
+	 * with a message in ERR.  One sequence at a time per process. */
+	bool (*seq_begin)(const struct kcfi_branch *b, const char *stmt, size_t len);
+	enum seq_verdict (*seq_step)(enum seq_stmt kind, const char *text, size_t len,
+				     struct kcfi_branch *out, char *err, size_t err_size);
+	/* Optional: is LINE (a whole input line) a call of a named function that
+	 * the compiler prints by itself, outside any insn the plugin sees, in
+	 * the form of an indirect call (x86 -pg in PIC code)?  It passes
+	 * unchanged and unannotated. */
+	bool (*profiler_call)(const char *line, size_t len);
+	/* Optional: what the TU needs at its end, after its last line.  NEEDS is
+	 * what emit_check() put into its emitters' `needs`, ORed. */
+	void (*tu_end)(struct emitter *e, const struct kcfi_arch_opts *o, unsigned needs);
 	/* The id as it appears in code: x86 avoids ids that look like ENDBR. */
 	uint32_t (*code_id)(uint32_t id);
 	/* Line comment introducers of this assembler, for statement splitting. */

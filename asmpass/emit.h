@@ -4,6 +4,7 @@
 #ifndef KCFI_ASMPASS_EMIT_H
 #define KCFI_ASMPASS_EMIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct sink;
@@ -13,6 +14,9 @@ struct emitter {
 	struct sink *sink;
 	const struct section *section;	/* where the code being emitted lives */
 	const char *trap_word;		/* ".long", ".word", or NULL: no table */
+	bool cfi;			/* the TU has had a .cfi_startproc */
+	unsigned needs;			/* backend-private: support code the TU's
+					 * end must provide (see tu_end()) */
 	char error[256];		/* set by emit_fail() */
 };
 

@@ -132,6 +132,62 @@ static char *strip_kcfi(const char *list, bool negative, bool *hit)
 	return out;
 }
 
+/* Options after which GCC prints x86 assembly kcfi-as cannot instrument;
+ * the last of each kind counts, as for GCC. */
+struct x86_opts {
+	const char *masm;		/* -masm= value */
+	const char *mode;		/* -m16, -m32, -mx32 or -m64 */
+	const char *cmodel;		/* -mcmodel= value */
+	const char *instrument_return;	/* -minstrument-return= value */
+	const char *profile;		/* -pg or -p */
+};
+
+static void x86_note(struct x86_opts *o, const char *a)
+{
+	if (!strncmp(a, "-masm=", 6))
+		o->masm = a + 6;
+	else if (!strcmp(a, "-m16") || !strcmp(a, "-m32") || !strcmp(a, "-mx32") || !strcmp(a, "-m64"))
+		o->mode = a;
+	else if (!strncmp(a, "-mcmodel=", 9))
+		o->cmodel = a + 9;
+	else if (!strncmp(a, "-minstrument-return=", 20))
+		o->instrument_return = a + 20;
+	else if (!strcmp(a, "-pg") || !strcmp(a, "-p"))
+		o->profile = a;
+}
+
+/* One line saying why, or 0 if kcfi-as can handle what GCC will print. */
+static int x86_refuse(const struct x86_opts *o)
+{
+	const char *why = NULL, *what = NULL;
+	char both[64];
+	if (o->masm && strcmp(o->masm, "att") != 0) {
+		what = o->masm - 6;
+		why = "kcfi-as reads AT&T syntax";
+	} else if (o->mode && strcmp(o->mode, "-m64") != 0) {
+		what = o->mode;
+		why = "kcfi-as has no backend for x86 code with 32-bit pointers";
+	} else if (o->profile && o->cmodel && !strcmp(o->cmodel, "large")) {
+		snprintf(both, sizeof(both), "%s with -mcmodel=large", o->profile);
+		what = both;
+		why = "GCC calls the profiler through a register, unannotated";
+	} else if (o->instrument_return && strcmp(o->instrument_return, "none") != 0) {
+		what = o->instrument_return - 20;
+		why = "GCC puts it between a check and the tail call the check guards";
+	}
+	if (!what)
+		return 0;
+	fprintf(stderr, "kcfi-gcc: error: %s is not supported with -fsanitize=kcfi (%s)\n",
+		what, why);
+	return 1;
+}
+
+static bool x86_triple(const char *t)
+{
+	return !strncmp(t, "x86_64", 6) || !strncmp(t, "amd64", 5) ||
+	       (t[0] == 'i' && t[1] >= '3' && t[1] <= '7' && !strncmp(t + 2, "86", 2));
+}
+
 int main(int argc, char **argv)
 {
 	const char *base = strrchr(argv[0], '/');
@@ -152,6 +208,7 @@ int main(int argc, char **argv)
 	bool enabled = false, normalize = false, cs_prefix = false, assembles = true;
 	const char *hash = NULL;
 	struct args user = { 0 };
+	struct x86_opts x86 = { 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool hit = false;
@@ -200,11 +257,15 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
 			cs_prefix = true;
+		x86_note(&x86, a);
 		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
 		    !strcmp(a, "-M") || !strcmp(a, "-MM"))
 			assembles = false;
 		push(&user, a);
 	}
+
+	if (enabled && x86_triple(triple) && x86_refuse(&x86))
+		return 1;
 
 	struct args out = { 0 };
 	push(&out, cc);

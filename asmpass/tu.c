@@ -84,6 +84,16 @@ struct tu {
 		char *why;
 	} reserved_by[64];
 	bool code_seen;			/* a .kcfi_func or .kcfi_call came */
+	/* A branch the compiler spelt as several statements (arch seq_begin()),
+	 * being collected; its lines are held back until it is complete. */
+	struct {
+		bool active;
+		struct pending_call call;	/* the directive it answers */
+		struct buf text;		/* its input lines */
+	} seq;
+	unsigned needs;			/* emitters' needs, for tu_end() */
+	bool cfi;			/* a .cfi_startproc was seen */
+	bool intel_syntax;		/* .intel_syntax is in force (outside #APP) */
 	unsigned serial;
 	struct buf scratch;
 	struct tu_stats stats;
@@ -129,6 +139,7 @@ void tu_free(struct tu *t)
 	buf_free(&t->early);
 	for (size_t i = 0; i < sizeof(t->reserved_by) / sizeof(t->reserved_by[0]); i++)
 		free(t->reserved_by[i].why);
+	buf_free(&t->seq.text);
 	free(t);
 }
 
@@ -250,6 +261,8 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	if (!t->arch)
 		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers",
 			    triple, d->ptr_bits);
+	if (t->intel_syntax)
+		return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
 	t->instrumented = true;
 	t->prefix_nops = d->prefix;
 	t->arch_opts.cs_prefix = t->opts.cs_prefix;
@@ -631,10 +644,15 @@ static int on_directive(struct tu *t, struct stmt *s)
 		return fail(t, 0, "%s", msg);
 	if (r > 0)
 		t->in_tramp = false;
+	/* GCC prints .intel_syntax (-masm=intel) before the plugin's first
+	 * word; inline assembly may switch syntax for itself and back. */
+	if (!t->in_app && (slice_eq(s->name, "intel_syntax") || slice_eq(s->name, "att_syntax"))) {
+		t->intel_syntax = s->name.p[0] == 'i';
+		if (t->intel_syntax && t->instrumented)
+			return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
+	}
 	if (r > 0 || !t->instrumented)
 		return 0;
-	if (slice_eq(s->name, "intel_syntax"))
-		return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
 	if (!t->func.active)
 		return 0;
 	if (slice_eq(s->name, "p2align") || slice_eq(s->name, "balign") || slice_eq(s->name, "align")) {
@@ -690,7 +708,7 @@ static int pass_branch(struct tu *t, const char *line, size_t n)
  * the static chain the call passes, or one the user reserved (.kcfi_reserved).
  * Emitting it would silently change what the program does. */
 static int check_registers(struct tu *t, const struct pending_call *c,
-			   const struct kcfi_branch *b, const struct stmt *s)
+			   const struct kcfi_branch *b, struct slice text)
 {
 	uint64_t writes = t->arch->check_clobbers(b);
 	char why[512];
@@ -723,9 +741,154 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 						len ? ", " : "", t->arch->gpr_name(i));
 	bool in_func = t->func.name.len > 0;
 	return fail(t, 0, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
-		    "writes %s), %s", (int)s->text.n, s->text.p,
+		    "writes %s), %s", (int)text.n, text.p,
 		    in_func ? t->func.name.data : "this unit", in_func ? "()" : "",
 		    t->arch->gpr_name((unsigned)n), t->arch->name, regs, why);
+}
+
+/* Is a branch of class CLS what directive KIND may annotate? */
+static bool kind_ok(enum kcfi_dir kind, enum insn_class cls)
+{
+	switch (kind) {
+	case KD_CALL_DIRECT:
+		return insn_is_branch(cls);
+	case KD_BRANCH_NOCALL:
+		return cls == INSN_IJUMP;
+	default:
+		return insn_is_indirect(cls);
+	}
+}
+
+static int wrong_kind(struct tu *t, const struct pending_call *c, struct slice text,
+		      enum insn_class cls)
+{
+	return fail(t, 0, "%s (line %lu) must annotate %s, but '%.*s' is %s",
+		    dir_name(c->kind), c->line,
+		    c->kind == KD_CALL_DIRECT ? "a call or jump" :
+		    c->kind == KD_BRANCH_NOCALL ? "an indirect jump" : "an indirect branch",
+		    (int)text.n, text.p, class_name(cls));
+}
+
+/* What an annotated branch B (statement TEXT, on input LINE) becomes.
+ * Returns 1 if it was replaced (emitted here), 0 if the line passes
+ * unchanged, -1 on error.  SEQ: B stands for the multi-statement branch held
+ * in t->seq.text, which this passes on itself when it stays (LINE unused). */
+static int annotated(struct tu *t, const struct pending_call *c, struct slice text,
+		     const struct kcfi_branch *b, const char *line, size_t n, bool seq)
+{
+	bool pass = false;
+	switch (c->kind) {
+	case KD_CALL_UNCHECKED:
+		t->stats.unchecked_nosan++;
+		pass = true;
+		break;
+	case KD_CALL_DIRECT:
+		t->stats.direct++;
+		pass = true;
+		break;
+	case KD_BRANCH_NOCALL:
+		t->stats.nocall++;
+		pass = true;
+		break;
+	default:
+		break;
+	}
+
+	const struct type_entry *e = pass ? NULL : typetab_get(&t->types, c->id);
+	if (e && e->unprototyped) {
+		/* As Clang: a pointer to T() may hold any function returning T. */
+		t->stats.unchecked_noproto++;
+		pass = true;
+	}
+	if (pass && seq) {
+		put(t, t->seq.text.data, t->seq.text.len);
+		return 1;
+	}
+	if (pass)
+		return pass_branch(t, line, n);
+	if (t->arch->check_statements && c->reserve < t->arch->check_statements)
+		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
+			    "needs %u: branch ranges computed by the compiler would be wrong",
+			    c->line, c->reserve, t->arch->name, t->arch->check_statements);
+	if (check_registers(t, c, b, text))
+		return -1;
+
+	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
+	struct kcfi_site site = { .id = e->id, .prefix_nops = t->prefix_nops,
+				  .serial = t->serial++ };
+	if (t->arch->emit_check(&em, b, &site, &t->arch_opts))
+		return fail(t, 0, "%s", em.error);
+	t->needs |= em.needs;
+	resync(t, t->loc.line + 1);
+	t->stats.checks++;
+	return 1;
+}
+
+/* A direct branch where a directive wants an indirect one: the first
+ * statement of a branch the compiler spells as several (x86 inline
+ * retpolines).  Hold its lines until seq_line() has seen all of them. */
+static int begin_seq(struct tu *t, const struct pending_call *c, struct stmt *s,
+		     const char *line, size_t n)
+{
+	if (t->call_prefix.len || !alone_on_line(t, line, n, s))
+		return fail(t, 0, "'%.*s' (begun by %s at line %lu) shares its line with other "
+			    "statements", (int)s->text.n, s->text.p, dir_name(c->kind), c->line);
+	t->seq.active = true;
+	t->seq.call = *c;
+	t->seq.text.len = 0;
+	buf_append(&t->seq.text, line, n);
+	return 1;
+}
+
+/* One more line of the held sequence. */
+static int seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
+{
+	const struct pending_call *c = &t->seq.call;
+	buf_append(&t->seq.text, p, n);
+	if (k == ASMLINE_BLANK || k == ASMLINE_MARKER)
+		return 0;
+	if (k == ASMLINE_APP || k == ASMLINE_NO_APP || k == ASMLINE_KCFI)
+		return fail(t, 0, "'%.*s' inside the branch that %s (line %lu) annotates",
+			    (int)(n && p[n - 1] == '\n' ? n - 1 : n), p, dir_name(c->kind), c->line);
+	struct slice rest = { p, n };
+	struct stmt s;
+	struct kcfi_branch b;
+	bool done = false;
+	while (stmt_next(&rest, t->arch->comment, &s)) {
+		if (s.kind == STMT_EMPTY)
+			continue;
+		if (done)
+			return fail(t, 0, "'%.*s' shares its line with the end of the branch "
+				    "that %s (line %lu) annotates", (int)s.text.n, s.text.p,
+				    dir_name(c->kind), c->line);
+		enum seq_stmt kind = s.kind == STMT_LABEL ? SEQ_LABEL :
+				     s.kind == STMT_DIRECTIVE ? SEQ_DIRECTIVE : SEQ_INSN;
+		struct slice x = kind == SEQ_LABEL ? s.name : s.text;
+		char err[200] = "";
+		switch (t->arch->seq_step(kind, x.p, x.n, &b, err, sizeof(err))) {
+		case SEQ_MORE:
+			break;
+		case SEQ_DONE:
+			done = true;
+			break;
+		case SEQ_BAD:
+			return fail(t, 0, "%s (line %lu): %s", dir_name(c->kind), c->line, err);
+		}
+	}
+	if (!done)
+		return 0;
+	struct pending_call call = *c;
+	t->seq.active = false;
+	if (!kind_ok(call.kind, b.cls))
+		return fail(t, 0, "%s (line %lu) must annotate an indirect jump, but the "
+			    "sequence that follows it is %s", dir_name(call.kind), call.line,
+			    class_name(b.cls));
+	/* Messages name the sequence by its first statement. */
+	const char *p0 = t->seq.text.data, *nl = memchr(p0, '\n', t->seq.text.len);
+	struct slice first = { p0, nl ? (size_t)(nl - p0) : t->seq.text.len };
+	slice_trim(&first);
+	return annotated(t, &call, first, &b, NULL, 0, true) < 0 ? -1 : 0;
 }
 
 /* The annotated instruction.  Returns 1 if it was replaced (emitted here),
@@ -735,64 +898,17 @@ static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *
 {
 	struct pending_call c = t->call;
 	t->call.active = false;
-	bool ok;
-	switch (c.kind) {
-	case KD_CALL_DIRECT:
-		ok = insn_is_branch(b->cls);
-		break;
-	case KD_BRANCH_NOCALL:
-		ok = b->cls == INSN_IJUMP;
-		break;
-	default:
-		ok = insn_is_indirect(b->cls);
-		break;
-	}
+	bool ok = kind_ok(c.kind, b->cls);
+	if (!ok && (b->cls == INSN_CALL || b->cls == INSN_JUMP) && t->arch->seq_begin &&
+	    t->arch->seq_begin(b, s->text.p, s->text.n))
+		return begin_seq(t, &c, s, line, n);
 	if (!ok)
-		return fail(t, 0, "%s (line %lu) must annotate %s, but '%.*s' is %s",
-			    dir_name(c.kind), c.line,
-			    c.kind == KD_CALL_DIRECT ? "a call or jump" :
-			    c.kind == KD_BRANCH_NOCALL ? "an indirect jump" : "an indirect branch",
-			    (int)s->text.n, s->text.p, class_name(b->cls));
-
-	switch (c.kind) {
-	case KD_CALL_UNCHECKED:
-		t->stats.unchecked_nosan++;
-		return pass_branch(t, line, n);
-	case KD_CALL_DIRECT:
-		t->stats.direct++;
-		return pass_branch(t, line, n);
-	case KD_BRANCH_NOCALL:
-		t->stats.nocall++;
-		return pass_branch(t, line, n);
-	default:
-		break;
-	}
-
-	const struct type_entry *e = typetab_get(&t->types, c.id);
-	if (e->unprototyped) {
-		/* As Clang: a pointer to T() may hold any function returning T. */
-		t->stats.unchecked_noproto++;
-		return pass_branch(t, line, n);
-	}
-	if (t->arch->check_statements && c.reserve < t->arch->check_statements)
-		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
-			    "needs %u: branch ranges computed by the compiler would be wrong",
-			    c.line, c.reserve, t->arch->name, t->arch->check_statements);
-	if (!alone_on_line(t, line, n, s))
+		return wrong_kind(t, &c, s->text, b->cls);
+	bool checked = c.kind == KD_CALL && !typetab_get(&t->types, c.id)->unprototyped;
+	if (checked && !alone_on_line(t, line, n, s))
 		return fail(t, 0, "annotated branch '%.*s' shares its line with other statements",
 			    (int)s->text.n, s->text.p);
-	if (check_registers(t, &c, b, s))
-		return -1;
-
-	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
-			      .trap_word = t->arch->trap_word };
-	struct kcfi_site site = { .id = e->id, .prefix_nops = t->prefix_nops,
-				  .serial = t->serial++ };
-	if (t->arch->emit_check(&em, b, &site, &t->arch_opts))
-		return fail(t, 0, "%s", em.error);
-	resync(t, t->loc.line + 1);
-	t->stats.checks++;
-	return 1;
+	return annotated(t, &c, s->text, b, line, n, false);
 }
 
 static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
@@ -844,6 +960,11 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		t->stats.trampoline++;
 		return 0;
 	}
+	if (insn_is_indirect(b.cls) && !t->in_app && t->arch->profiler_call &&
+	    t->arch->profiler_call(line, n)) {
+		t->stats.direct++;
+		return 0;
+	}
 	if (insn_is_indirect(b.cls) && !t->in_app)
 		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
 			    "a branch the plugin did not see", class_name(b.cls),
@@ -891,6 +1012,13 @@ static bool plain_insn(struct tu *t, const char *p, size_t n)
 	return t->arch->classify(s.p, s.n, &b) == INSN_OTHER;
 }
 
+static bool is_cfi_startproc(const char *p, size_t n)
+{
+	struct slice s = { p, n };
+	slice_trim(&s);
+	return slice_starts(s, ".cfi_startproc");
+}
+
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
@@ -900,6 +1028,8 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	if (nul)
 		return fail(t, (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
 			    "start a new statement there");
+	if (t->seq.active)
+		return seq_line(t, k, p, n) < 0 ? -1 : 0;
 	int r = 0;
 	switch (k) {
 	case ASMLINE_APP:
@@ -908,9 +1038,12 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_NO_APP:
 		t->in_app = false;
 		break;
+	case ASMLINE_DEBUG:
+		if (!t->cfi && is_cfi_startproc(p, n))
+			t->cfi = true;
+		break;
 	case ASMLINE_MARKER:
 	case ASMLINE_BLANK:
-	case ASMLINE_DEBUG:
 		break;
 	case ASMLINE_KCFI:
 		return kcfi_line(t, p, n);
@@ -975,11 +1108,21 @@ int tu_finish(struct tu *t)
 		return fail(t, 0, ".kcfi_func %s: the input ends before its definition",
 			    t->func.name.data);
 	}
+	if (t->seq.active) {
+		t->loc.line = t->seq.call.line;
+		return fail(t, 0, "%s: the input ends inside the branch it annotates",
+			    dir_name(t->seq.call.kind));
+	}
 	if (t->require_plugin && !t->instrumented) {
 		t->loc.line = t->require_line;
 		return fail(t, 0, "this code was generated without the kcfi plugin although "
 			    "its source was compiled with -fsanitize=kcfi -flto: add "
 			    "-fsanitize=kcfi to the link command");
+	}
+	if (t->instrumented && t->arch->tu_end) {
+		struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+				      .trap_word = t->arch->trap_word, .cfi = t->cfi };
+		t->arch->tu_end(&em, &t->arch_opts, t->needs);
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/options.sh \
 	tests/asmpass/x86-forms.sh \
 	tests/asmpass/return-thunk.sh \
+	tests/asmpass/retpoline.sh \
 	tests/asmpass/directives.sh \
 	tests/asmpass/regs.sh
 TESTS += $(ASMPASS_TESTS)
