@@ -106,7 +106,8 @@ kcfi_proof() {
 	# calls through a pointer without a check.
 	local body nocfi=ok
 	body=$("${CROSS}objdump" -d --no-show-raw-insn --disassemble=execute_location "$v")
-	grep -Eq $'\t(call +\*%|blr\t|c?\.?jalr\t)' <<< "$body" || nocfi=no-call
+	# (x86 with retpolines: the call goes through __x86_indirect_thunk_<reg>)
+	grep -Eq $'\t(call +\*%|call +[0-9a-f]+ <__x86_indirect_thunk_|blr\t|c?\.?jalr\t)' <<< "$body" || nocfi=no-call
 	grep -Eq $'(,%r10d|\tbrk\t#0x8|\tc?\.?ebreak)' <<< "$body" && nocfi=checked
 	[ "$nocfi" = ok ] || ok=1
 	PROOF="__cfi_=$cfi traps=$traps nocfi=$nocfi"
@@ -157,8 +158,11 @@ run_variant() {
 # criteria of the boot matrix (doc/kernel.md 5).  PROFILE small|defconfig,
 # CFI kcfi|fineibt (what the kernel was told), CONFIG its .config.
 judge() {
-	local log=$1 arch=$2 mode=$3 hash=$4 vmlinux=$5 profile=${6:-small} cfi=${7:-kcfi} config=${8:-}
-	local want site re
+	local raw=$1 arch=$2 mode=$3 hash=$4 vmlinux=$5 profile=${6:-small} cfi=${7:-kcfi} config=${8:-}
+	local want site re log
+	# Judged without printk's timestamps (PRINTK_TIME, on in defconfigs).
+	log=$(mktemp) || return 1
+	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$raw" > "$log"
 	want=$(type_id "$hash" _ZTSFvPiE)
 	if [ "$cfi" = fineibt ]; then
 		# FineIBT checks in the callee's preamble, against the caller's id
@@ -250,8 +254,9 @@ judge() {
 	if [ -n "${TOOL_ID:-}" ] && [ "$TOOL_ID" != "$want _ZTSFvPiE" ]; then
 		REASONS+=("kcfi-typeid says '$TOOL_ID' for void (int *), expected $want _ZTSFvPiE")
 	fi
+	rm -f "$log"
 	[ ${#REASONS[@]} -eq 0 ] && verdict=PASS
-	for r in "${REASONS[@]}"; do log "  $arch/$mode: $r"; done
+	for r in "${REASONS[@]}"; do log "  $arch/$mode$([ "$cfi" = kcfi ] || echo "+$cfi"): $r"; done
 	return 0
 }
 
