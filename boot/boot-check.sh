@@ -306,9 +306,22 @@ for line in $MATRIX; do
 		# Real FineIBT semantics: the same kernel with cfi=fineibt rewrites
 		# every preamble and checked caller into FineIBT's form (the check
 		# then happens in the callee; without IBT hardware ENDBR is a NOP).
+		# Linux 6.12 writes each FineIBT caller in two pokes with interrupts
+		# on in between (cfi_rewrite_callers: template, then hash), so an
+		# interrupt can meet a half-written caller and trap with the
+		# template's id, 0x12345678, whatever the compiler; such a boot is
+		# retried (at most 5 boots; measured here: 2 of 7 boots met it) and the
+		# retries are shown.
 		if [ "$BOOT_CONFIG" = defconfig ] && [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ]; then
 			t0=$SECONDS
-			run_variant "$name" "$arch" "$hash" "$mode" fineibt
+			for try in 1 2 3 4 5; do
+				run_variant "$name" "$arch" "$hash" "$mode" fineibt
+				[ "$verdict" = PASS ] && break
+				grep -q 'expected type: 0x12345678)' "$OUT/$arch/console-fineibt.log" || break
+				cp "$OUT/$arch/console-fineibt.log" "$OUT/$arch/console-fineibt-race$try.log"
+				log "$name/$mode+fineibt: boot $try met 6.12's FineIBT rewrite race (console-fineibt-race$try.log); again"
+			done
+			PROOF="$PROOF boots=$try"
 			[ "$verdict" = PASS ] || status=1
 			results+=("$(printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %5ss %-4s %s' \
 				"$name" "$mode+fineibt" "$built" "$booted" "$report" "$typeid" "$matched" \
