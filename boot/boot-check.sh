@@ -348,6 +348,10 @@ elif [ "$BOOT_CONFIG" = defconfig ] && [ -f "$a" ] && [ -f "$b" ]; then
 		sed 's/^/    /' "$OUT/objtool-extra.txt"
 		status=1
 	fi
+elif [ "$BOOT_CONFIG" = defconfig ] && [ -f "$a" ]; then
+	echo "objtool: FAIL: $(wc -l < "$a") warning(s) on kcfi-gcc's x86_64 build and no plain" \
+	     "build to compare with (BOOT_VARIANTS=x86_64-plain)"
+	status=1
 fi
 a=$BUILDS/x86_64 b=$BUILDS/x86_64-as-xxhash64
 if [ -f "$a/init/.main.o.cmd" ] && [ -f "$b/init/.main.o.cmd" ]; then
