@@ -1,6 +1,6 @@
 /* aarch64: the KCFI sequence Linux 6.12's arm64 BRK handler decodes.
  *
- * Call site (KCFI-ABI.md 1.3, 4.4), immediately before the transfer:
+ * Call site (README "What is emitted"), immediately before the transfer:
  *	ldur	w16, [xN, #-(4M+4)]	the callee's id, stored before its entry
  *	movk	w17, #(H & 0xffff)	the expected id; both halves are written,
  *	movk	w17, #(H >> 16), lsl #16  so x17's old contents do not matter
@@ -206,7 +206,7 @@ const struct kcfi_arch arch_aarch64 = {
 	.align_pow2 = true,
 	.nop_bytes = 4,
 	/* ldur movk movk cmp b.eq brk: GNU as does not relax aarch64 branches,
-	 * so GCC must have sized all six (GCC-PLUGIN-NOTES, branch ranges). */
+	 * so GCC must have sized all six (doc/directives.md 3.3, reserved length). */
 	.check_statements = 6,
 	.trap_word = NULL,	/* Linux finds arm64 CFI traps by BRK immediate */
 };

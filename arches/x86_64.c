@@ -1,6 +1,6 @@
 /* x86_64: the KCFI sequences Linux 6.12 decodes and FineIBT rewrites.
  *
- * Call site (KCFI-ABI.md 1.1, 4.1, 4.2): the target is moved or loaded into
+ * Call site (README "What is emitted"): the target is moved or loaded into
  * %r11, then 6+4+2+2 bytes immediately before the transfer:
  *	movl	$-H, %r10d		41 ba imm32
  *	addl	-(M+4)(%r11), %r10d	45 03 53 disp8

@@ -29,3 +29,20 @@ fnv1a() {
 
 # x86 trap immediates are negated; preambles carry the id itself.
 OPT_LEVELS=${OPT_LEVELS:-"-O0 -O2 -O3 -Os"}
+
+# refused_build CC NAME PATTERN ARGS...: CC -fsanitize=kcfi ARGS -o NAME
+# fails with "FILE.s:LINE: error: ...PATTERN" and leaves no program behind.
+refused_build() {
+	rb_cc=$1 rb_n=$2 rb_p=$3
+	shift 3
+	rm -f "$T/$rb_n"
+	if "$rb_cc" -fsanitize=kcfi "$@" -o "$T/$rb_n" 2>"$T/$rb_n.err"; then
+		fail "$rb_n: built"
+	elif ! grep -q "\.s:[0-9]*: error: .*$rb_p" "$T/$rb_n.err"; then
+		fail "$rb_n: expected 'error: ...$rb_p', got:"; sed 's/^/    /' "$T/$rb_n.err"
+	elif [ -e "$T/$rb_n" ]; then
+		fail "$rb_n: a program was left behind"
+	else
+		pass "$rb_n"
+	fi
+}

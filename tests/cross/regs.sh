@@ -13,20 +13,11 @@ pick_triples
 
 C=$top_srcdir/tests/e2e/regs-chain.c F=$top_srcdir/tests/e2e/regs-fixed.c
 
-# refused TRIPLE NAME PATTERN ARGS...: "FILE.s:LINE: error: ...PATTERN".
+# refused TRIPLE NAME PATTERN ARGS...: refused_build with TRIPLE's kcfi-gcc.
 refused() {
-	r_t=$1 r_n=$2 r_p=$3
-	shift 3
-	rm -f "$T/$r_n"
-	if "$top_builddir/$r_t-kcfi-gcc" -fsanitize=kcfi "$@" -o "$T/$r_n" 2>"$T/$r_n.err"; then
-		fail "$r_t $r_n: built"
-	elif ! grep -q "\.s:[0-9]*: error: .*$r_p" "$T/$r_n.err"; then
-		fail "$r_t $r_n: expected 'error: ...$r_p', got:"; sed 's/^/    /' "$T/$r_n.err"
-	elif [ -e "$T/$r_n" ]; then
-		fail "$r_t $r_n: a program was left behind"
-	else
-		pass "$r_t $r_n"
-	fi
+	r_t=$1 r_n=$2
+	shift 2
+	refused_build "$top_builddir/$r_t-kcfi-gcc" "$r_t-$r_n" "$@"
 }
 # runs TRIPLE NAME OUTPUT ARGS...: built by <triple>-kcfi-gcc ARGS, prints
 # OUTPUT and exits 0 under qemu.

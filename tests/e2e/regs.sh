@@ -8,22 +8,8 @@
 # and the same code builds and runs correctly without what reserves it.
 . "$top_srcdir/tests/e2e/lib.sh"
 
-# refused NAME PATTERN ARGS...: kcfi-gcc fails with "FILE.s:LINE: error:
-# ...PATTERN" and leaves no program behind.
-refused() {
-	name=$1 pattern=$2
-	shift 2
-	rm -f "$T/$name"
-	if "$KCFI_GCC" -fsanitize=kcfi "$@" -o "$T/$name" 2>"$T/$name.err"; then
-		fail "$name: built"
-	elif ! grep -q "\.s:[0-9]*: error: .*$pattern" "$T/$name.err"; then
-		fail "$name: expected 'error: ...$pattern', got:"; sed 's/^/    /' "$T/$name.err"
-	elif [ -e "$T/$name" ]; then
-		fail "$name: a program was left behind"
-	else
-		pass "$name"
-	fi
-}
+# refused NAME PATTERN ARGS...: refused_build with kcfi-gcc.
+refused() { refused_build "$KCFI_GCC" "$@"; }
 # runs NAME OUTPUT CC ARGS...: builds with CC and prints OUTPUT, exit 0.
 runs() {
 	name=$1 want=$2
