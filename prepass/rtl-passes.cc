@@ -41,8 +41,10 @@ add_marker (rtx_insn *call, int mark)
     = gen_rtx_EXPR_LIST (VOIDmode, use, CALL_INSN_FUNCTION_USAGE (call));
 }
 
-static int
-call_marker (rtx_insn *call)
+/* The marker of CALL between MARK_BASE + LO and MARK_BASE + HI, as an
+   offset from MARK_BASE + LO; -1 if none.  */
+static HOST_WIDE_INT
+marker_in (rtx_insn *call, HOST_WIDE_INT lo, HOST_WIDE_INT hi)
 {
   for (rtx link = CALL_INSN_FUNCTION_USAGE (call); link;
        link = XEXP (link, 1))
@@ -51,11 +53,17 @@ call_marker (rtx_insn *call)
       if (GET_CODE (use) == USE && CONST_INT_P (XEXP (use, 0)))
 	{
 	  HOST_WIDE_INT v = INTVAL (XEXP (use, 0)) - MARK_BASE;
-	  if (v >= 0 && v <= MARK_DIRECT)
-	    return v;
+	  if (v >= lo && v <= hi)
+	    return v - lo;
 	}
     }
   return -1;
+}
+
+static int
+call_marker (rtx_insn *call)
+{
+  return marker_in (call, 0, MARK_DIRECT);
 }
 
 /* The hard register CALL passes its static chain in, from its chain
@@ -63,18 +71,7 @@ call_marker (rtx_insn *call)
 static int
 chain_marker (rtx_insn *call)
 {
-  for (rtx link = CALL_INSN_FUNCTION_USAGE (call); link;
-       link = XEXP (link, 1))
-    {
-      rtx use = XEXP (link, 0);
-      if (GET_CODE (use) == USE && CONST_INT_P (XEXP (use, 0)))
-	{
-	  HOST_WIDE_INT v = INTVAL (XEXP (use, 0)) - MARK_BASE - MARK_CHAIN;
-	  if (v >= 0 && v < FIRST_PSEUDO_REGISTER)
-	    return v;
-	}
-    }
-  return -1;
+  return marker_in (call, MARK_CHAIN, MARK_CHAIN + FIRST_PSEUDO_REGISTER - 1);
 }
 
 /* The register in which expand passes CALL's static chain: calls.cc marks
