@@ -1,6 +1,6 @@
 # tests/e2e/: C in, kcfi-gcc, objects and running programs out (x86_64).
 #   demo         the README's demo dies of SIGILL at a listed, decodable trap
-#   preambles    who gets __cfi_ and __kcfi_typeid_ (the seed's rules)
+#   preambles    who gets __cfi_ and __kcfi_typeid_ (doc/design.md 4)
 #   calls        tail merge (+ run), call sharing, direct calls, adjacency,
 #                tail calls, complex addressing (+ run)
 #   patchable    -fpatchable-function-entry=4,0 3,3 8,4 11,11; the attribute error

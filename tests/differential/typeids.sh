@@ -20,7 +20,7 @@
 #   KCFI_DIFF_COUNT  prototypes per batch (default 1500), KCFI_DIFF_BATCHES
 #   (default 3), KCFI_DIFF_SEED (default 7): counts per mode = COUNT*BATCHES.
 # Every batch also declares two functions whose xxHash64 ids are ENDBR-like
-# (KCFI-ABI 5.3), so that the masking rule itself is exercised.
+# (doc/abi.md 1, masking), so that the masking rule itself is exercised.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${KCFI_GCC:?}"
 gen=$top_builddir/tests/typeids/gen-protos

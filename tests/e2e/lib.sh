@@ -37,7 +37,7 @@ preamble() { sed -n "s/^preamble __cfi_$2 //p" "$1.chk"; }
 typeid() { sed -n "s/^typeid __kcfi_typeid_$2 = //p" "$1.chk"; }
 
 # branches_after_traps OBJ: the instruction right after every ud2, one per
-# line ("call *%r11", "jmp __x86_indirect_thunk_r11"...).  KCFI-ABI 1.1:
+# line ("call *%r11", "jmp __x86_indirect_thunk_r11"...).  doc/abi.md 1:
 # nothing may stand between the trap and the transfer it guards.
 branches_after_traps() {
 	"$OBJDUMP" -d --no-show-raw-insn "$1" | awk -F'\t' '

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Who gets a __cfi_ preamble and who gets __kcfi_typeid_, read from the
-# objects kcfi-gcc writes (the seed's rules, DESIGN.md section 6): public
+# objects kcfi-gcc writes (doc/design.md 4): public
 # functions and address-taken statics yes, with the function's binding; a
 # static only called directly, nocf_check and .cold parts no; asm names are
 # used as written; __kcfi_typeid_ only for address-taken declarations.

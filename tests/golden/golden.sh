@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
 # compared line for line with a reviewed expectation, for x86_64 and riscv64
-# (DESIGN.md section 5, KCFI-ABI.md 1.1, 1.6, 2.1, 3.2).  The expectations are also checked here
+# (doc/abi.md 1-3).  The expectations are also checked here
 # against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden

@@ -1,7 +1,7 @@
 #!/bin/sh
 # kcfi-as --kcfi-hash / --kcfi-normalize-integers: the __kcfi_typeid_ value
-# of `void (int)` in each mode, against KCFI-ABI §5.4 (values Clang and rustc
-# produce), and option errors.
+# of `void (int)` in each mode, against values Clang and rustc
+# produce (doc/abi.md 5), and option errors.
 . "$top_srcdir/tests/lib.sh"
 
 cat > "$T/t.s" <<'S'

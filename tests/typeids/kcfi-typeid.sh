@@ -1,5 +1,5 @@
 #!/bin/sh
-# kcfi-typeid: ids against values Clang and rustc produce (KCFI-ABI §5.4),
+# kcfi-typeid: ids against values Clang and rustc produce (doc/abi.md 5),
 # target data models, error columns, stdin, options and the manual.
 . "$top_srcdir/tests/lib.sh"
 KT=$top_builddir/kcfi-typeid
@@ -15,7 +15,7 @@ same() {
 same "tasklet callback, pointer form" "$(fnv1a _ZTSFvP7taskletE) _ZTSFvP7taskletE" \
 	'void (*)(struct tasklet *)'
 same "function and pointer give one id" "$("$KT" 'void (struct tasklet *)')" 'void (* const)(struct tasklet *t)'
-# xxHash64 values Clang 19 emits (KCFI-ABI §5.4)
+# xxHash64 values Clang 19 emits
 same "xxhash64 int (int)" "0x00050794 _ZTSFiiE" --hash=xxhash64 'int (int)'
 same "Clang spelling of the hash" "0xa540670c _ZTSFvvE" --hash=xxHash64 'void (void)'
 same "xxhash64 normalized" "0x454a91cb _ZTSFvu3i32E.normalized" --hash=xxhash64 --normalize-integers 'void (int)'

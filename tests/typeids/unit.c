@@ -6,7 +6,7 @@
  * clang-22; most of the function types are also in clang-cases.txt, which
  * clang-diff.sh compares id by id), the facts GCC's KCFI series tests for
  * (builtin-typeinfo*.c) that the prototype language can express, the hash
- * vectors of KCFI-ABI section 5, and the errors the parser must report.
+ * vectors (doc/abi.md 5), and the errors the parser must report.
  * --speed adds the speed figures bench/typeids.sh reports (never part of
  * `make check`: timings on a shared machine are not test results).
  */
@@ -284,7 +284,7 @@ static const struct mangling functions[] = {
 	{ "void\t(\n int\r,int )", "FviiE" },
 };
 
-/* Integer normalization (KCFI-ABI 6.1): LP64, signed char. */
+/* Integer normalization (doc/abi.md 5): LP64, signed char. */
 static const struct mangling normalized[] = {
 	{ "void (void)", "FvvE" }, { "void (int)", "Fvu3i32E" }, { "int (int)", "Fu3i32S_E" },
 	{ "void (_Bool)", "Fvu2u8E" },
@@ -340,7 +340,7 @@ static void test_hashes(void)
 		const char *s;
 		uint32_t xx, fnv;
 	} ids[] = {
-		/* KCFI-ABI 5.4; the xxHash column is what Clang and rustc emit */
+		/* the xxHash column is what Clang and rustc emit */
 		{ "_ZTSFvvE", 0xA540670C, 0x40E0D3C8 },
 		{ "_ZTSFviE", 0x019C0CAC, 0x70E35DEF },
 		{ "_ZTSFiiE", 0x00050794, 0xB8360626 },
