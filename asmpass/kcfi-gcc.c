@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "asmpass/tool-witness.h"
+
 struct args {
 	char **v;
 	int n;
@@ -188,44 +190,57 @@ static bool x86_triple(const char *t)
 	       (t[0] == 'i' && t[1] >= '3' && t[1] <= '7' && !strncmp(t + 2, "86", 2));
 }
 
-int main(int argc, char **argv)
+/* Everything one invocation needs, filled step by step by main(). */
+struct driver {
+	char *cc;		/* the compiler this wraps */
+	char *triple;		/* its target: picks the plugin */
+	struct args user;	/* the command line minus what is ours */
+	struct x86_opts x86;
+	const char *hash;	/* -fsanitize-kcfi-hash= value */
+	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
+	bool help, version;
+	char *plugin;		/* the plugin for cc */
+	char *asdir;		/* the directory whose `as` is kcfi-as */
+};
+
+/* <triple>-kcfi-gcc[-N] -> <triple>-gcc[-N]; the triple picks the plugin. */
+static void name_compiler(struct driver *d, const char *argv0)
 {
-	const char *base = strrchr(argv[0], '/');
-	base = base ? base + 1 : argv[0];
-
-	/* <triple>-kcfi-gcc[-N] -> <triple>-gcc[-N]; the triple picks the plugin. */
+	const char *base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
 	const char *k = strstr(base, "kcfi-");
-	char *cc = getenv("KCFI_CC") ? strdup(getenv("KCFI_CC")) :
-		   k ? xstrdup_printf("%.*s%s", (int)(k - base), base, k + 5) : strdup("gcc");
-	char *triple = NULL;
+	d->cc = getenv("KCFI_CC") ? strdup(getenv("KCFI_CC")) :
+		k ? xstrdup_printf("%.*s%s", (int)(k - base), base, k + 5) : strdup("gcc");
 	if (k && k > base && k[-1] == '-')
-		triple = xstrdup_printf("%.*s", (int)(k - base - 1), base);
+		d->triple = xstrdup_printf("%.*s", (int)(k - base - 1), base);
 	else if (getenv("KCFI_CC"))
-		triple = capture(cc, "-dumpmachine");
-	if (!triple)
-		triple = strdup(KCFI_NATIVE_TRIPLE);
+		d->triple = capture(d->cc, "-dumpmachine");
+	if (!d->triple)
+		d->triple = strdup(KCFI_NATIVE_TRIPLE);
+}
 
-	bool enabled = false, normalize = false, cs_prefix = false, assembles = true;
-	const char *hash = NULL;
-	struct args user = { 0 };
-	struct x86_opts x86 = { 0 };
+/* Take our options off the command line; keep the rest for the compiler.
+ * False (after a message) for an option value we cannot honour. */
+static bool read_options(struct driver *d, int argc, char **argv)
+{
+	d->assembles = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool hit = false;
 		if (!strncmp(a, "-fsanitize=", 11)) {
 			char *rest = strip_kcfi(a + 11, false, &hit);
 			if (hit)
-				enabled = true;
+				d->enabled = true;
 			if (rest)
-				push(&user, xstrdup_printf("-fsanitize=%s", rest));
+				push(&d->user, xstrdup_printf("-fsanitize=%s", rest));
 			continue;
 		}
 		if (!strncmp(a, "-fno-sanitize=", 14)) {
 			char *rest = strip_kcfi(a + 14, true, &hit);
 			if (hit)
-				enabled = false;
+				d->enabled = false;
 			if (rest)
-				push(&user, xstrdup_printf("-fno-sanitize=%s", rest));
+				push(&d->user, xstrdup_printf("-fno-sanitize=%s", rest));
 			continue;
 		}
 		if (!strncmp(a, "-fsanitize-trap=", 16) || !strncmp(a, "-fsanitize-recover=", 19) ||
@@ -234,104 +249,197 @@ int main(int argc, char **argv)
 			const char *eq = strchr(a, '=') + 1;
 			char *rest = strip_kcfi(eq, false, &hit);
 			if (rest)
-				push(&user, xstrdup_printf("%.*s%s", (int)(eq - a), a, rest));
+				push(&d->user, xstrdup_printf("%.*s%s", (int)(eq - a), a, rest));
 			continue;
 		}
 		if (!strncmp(a, "-fsanitize-kcfi-hash=", 21)) {
-			hash = a + 21;
-			if (strcmp(hash, "FNV-1a") && strcmp(hash, "xxHash64")) {
+			d->hash = a + 21;
+			if (strcmp(d->hash, "FNV-1a") && strcmp(d->hash, "xxHash64")) {
 				fprintf(stderr, "kcfi-gcc: unknown -fsanitize-kcfi-hash '%s' "
-					"(FNV-1a or xxHash64)\n", hash);
-				return 1;
+					"(FNV-1a or xxHash64)\n", d->hash);
+				return false;
 			}
 			continue;
 		}
 		if (!strcmp(a, "-fsanitize-cfi-icall-experimental-normalize-integers")) {
-			normalize = true;
+			d->normalize = true;
 			continue;
 		}
 		if (!strcmp(a, "-fsanitize-kcfi-arity")) {
 			fprintf(stderr, "kcfi-gcc: -fsanitize-kcfi-arity is not supported "
 				"(Linux 6.12 decodes only the plain KCFI preamble)\n");
-			return 1;
+			return false;
 		}
 		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
-			cs_prefix = true;
-		x86_note(&x86, a);
+			d->cs_prefix = true;
+		x86_note(&d->x86, a);
+		if (!strcmp(a, "-E"))
+			d->preprocess_only = true;
 		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
 		    !strcmp(a, "-M") || !strcmp(a, "-MM"))
-			assembles = false;
-		push(&user, a);
+			d->assembles = false;
+		if (!strcmp(a, "--help"))
+			d->help = true;
+		if (!strcmp(a, "--version"))
+			d->version = true;
+		push(&d->user, a);
 	}
+	return true;
+}
 
-	/* The argument vectors built so far are dropped unfreed: _exit ends the
-	 * process without the exit-time leak report of sanitizer builds. */
-	if (enabled && x86_triple(triple) && x86_refuse(&x86))
+/* The plugin and the `as` directory: next to us in the build tree, else at
+ * the configured install paths taken relative to our own directory (a
+ * DESTDIR or prefix= install runs where it lies), else the configured
+ * paths themselves.  $KCFI_PLUGIN overrides the plugin. */
+static bool locate_tools(struct driver *d, bool quiet)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0) {
+		perror("kcfi-gcc: /proc/self/exe");
+		return false;
+	}
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+
+	d->plugin = getenv("KCFI_PLUGIN") ? strdup(getenv("KCFI_PLUGIN")) :
+		    xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, d->triple);
+	d->asdir = xstrdup_printf("%s/asmpass/bin", self);
+	if (!getenv("KCFI_PLUGIN") && !exists(d->plugin)) {
+		char *up = updirs(KCFI_BINDIR, KCFI_PKGLIBDIR);
+		free(d->plugin);
+		d->plugin = xstrdup_printf("%s/%s%s/kcfi.so", self, up, d->triple);
+		free(up);
+		up = updirs(KCFI_BINDIR, KCFI_PKGLIBEXECDIR);
+		free(d->asdir);
+		d->asdir = xstrdup_printf("%s/%sbin", self, up);
+		free(up);
+		if (!exists(d->plugin)) {
+			free(d->plugin);
+			d->plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, d->triple);
+			free(d->asdir);
+			d->asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
+		}
+	}
+	if (!exists(d->plugin)) {
+		if (quiet)
+			return false;
+		fprintf(stderr, "kcfi-gcc: no kcfi plugin for %s at %s "
+			"(was kcfi-as built for this compiler?)\n", d->triple, d->plugin);
+		return false;
+	}
+	return true;
+}
+
+/* Tell kcfi-as which assembler this compiler would have run. */
+static void pass_real_as(const struct driver *d)
+{
+	if (!d->assembles || getenv("KCFI_REAL_AS"))
+		return;
+	char *as = capture(d->cc, "-print-prog-name=as");
+	if (as && (strchr(as, '/') || strcmp(as, "as") != 0))
+		setenv("KCFI_REAL_AS", as, 1);
+	free(as);
+}
+
+static void add_kcfi_options(const struct driver *d, struct args *out)
+{
+	push(out, xstrdup_printf("-fplugin=%s", d->plugin));
+	push(out, xstrdup_printf("-B%s/", d->asdir));
+	if (d->hash && !strcmp(d->hash, "xxHash64"))
+		push(out, "-Wa,--kcfi-hash=xxhash64");
+	if (d->normalize)
+		push(out, "-Wa,--kcfi-normalize-integers");
+	if (d->cs_prefix)
+		push(out, "-Wa,--kcfi-cs-prefix");
+	char *witness = d->preprocess_only ? tool_witness(d->plugin, d->asdir) : NULL;
+	if (witness) {
+		push(out, "-include");
+		push(out, witness);
+	}
+}
+
+/* Run the compiler with OUT and wait: for --help and --version, where our
+ * part follows the compiler's. */
+static int run_and_wait(const struct args *out)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(out->v[0], out->v);
+		fprintf(stderr, "kcfi-gcc: cannot run %s: %s\n", out->v[0], strerror(errno));
+		_exit(127);
+	}
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+static int print_help(const struct driver *d, const struct args *out)
+{
+	printf("Usage: kcfi-gcc [options] file...\n"
+	       "Runs %s; with -fsanitize=kcfi, adds Linux KCFI (as Clang's -fsanitize=kcfi)\n"
+	       "through the kcfi plugin and kcfi-as.  See kcfi-gcc(1).\n\n"
+	       "kcfi options:\n"
+	       "  -fsanitize=kcfi          instrument: type ids on functions, checks on\n"
+	       "                           indirect calls (-fno-sanitize=kcfi: off again)\n"
+	       "  -fsanitize-kcfi-hash=FNV-1a|xxHash64\n"
+	       "                           type-id hash (default FNV-1a; xxHash64 = Clang <= 21,\n"
+	       "                           rustc)\n"
+	       "  -fsanitize-cfi-icall-experimental-normalize-integers\n"
+	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
+	       "  -mindirect-branch-cs-prefix\n"
+	       "                           also cs-prefixes the retpoline calls of the checks\n"
+	       "Environment: KCFI_CC (the compiler), KCFI_PLUGIN (the plugin),\n"
+	       "KCFI_REAL_AS (the assembler behind kcfi-as).\n\n"
+	       "The options of %s follow.\n\n", d->cc, d->cc);
+	return run_and_wait(out);
+}
+
+static int print_version(const struct driver *d, const struct args *out)
+{
+	/* The compiler speaks first: the kernel records the first line of
+	 * `$(CC) --version` as the compiler's name. */
+	int rc = run_and_wait(out);
+	printf("kcfi-gcc %s (kcfi-as): %s with KCFI through %s\n", PACKAGE_VERSION, d->cc,
+	       d->plugin ? d->plugin : "no plugin (none built for this compiler)");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct driver d = { 0 };
+	name_compiler(&d, argv[0]);
+	if (!read_options(&d, argc, argv))
+		return 1;
+	/* The argument vectors are dropped unfreed: _exit ends the process
+	 * without the exit-time leak report of sanitizer builds. */
+	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86))
 		_exit(1);
 
 	struct args out = { 0 };
-	push(&out, cc);
-	if (enabled) {
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0) {
-			perror("kcfi-gcc: /proc/self/exe");
-			return 1;
-		}
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-
-		/* From the build tree, the plugin and `as` sit next to us. */
-		char *plugin = getenv("KCFI_PLUGIN") ? strdup(getenv("KCFI_PLUGIN")) :
-			       xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, triple);
-		char *asdir = xstrdup_printf("%s/asmpass/bin", self);
-		if (!getenv("KCFI_PLUGIN") && !exists(plugin)) {
-			/* Installed: the same layout relative to our bindir as
-			 * configured, so that a DESTDIR or prefix= install runs
-			 * where it lies; else the configured paths. */
-			char *up = updirs(KCFI_BINDIR, KCFI_PKGLIBDIR);
-			free(plugin);
-			plugin = xstrdup_printf("%s/%s%s/kcfi.so", self, up, triple);
-			free(up);
-			up = updirs(KCFI_BINDIR, KCFI_PKGLIBEXECDIR);
-			free(asdir);
-			asdir = xstrdup_printf("%s/%sbin", self, up);
-			free(up);
-			if (!exists(plugin)) {
-				free(plugin);
-				plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, triple);
-				free(asdir);
-				asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
-			}
-		}
-		if (!exists(plugin)) {
-			fprintf(stderr, "kcfi-gcc: no kcfi plugin for %s at %s "
-				"(was kcfi-as built for this compiler?)\n", triple, plugin);
-			return 1;
-		}
-		push(&out, xstrdup_printf("-fplugin=%s", plugin));
-		push(&out, xstrdup_printf("-B%s/", asdir));
-		if (hash && !strcmp(hash, "xxHash64"))
-			push(&out, "-Wa,--kcfi-hash=xxhash64");
-		if (normalize)
-			push(&out, "-Wa,--kcfi-normalize-integers");
-		if (cs_prefix)
-			push(&out, "-Wa,--kcfi-cs-prefix");
-
-		/* Tell kcfi-as which assembler this compiler would have run. */
-		if (assembles && !getenv("KCFI_REAL_AS")) {
-			char *as = capture(cc, "-print-prog-name=as");
-			if (as && strchr(as, '/'))
-				setenv("KCFI_REAL_AS", as, 1);
-			else if (as && strcmp(as, "as") != 0)
-				setenv("KCFI_REAL_AS", as, 1);
-			free(as);
+	push(&out, d.cc);
+	if (d.enabled || d.version) {
+		if (!locate_tools(&d, !d.enabled)) {
+			if (!d.version)
+				return 1;
+			free(d.plugin);
+			d.plugin = NULL;
 		}
 	}
-	for (int i = 0; i < user.n; i++)
-		push(&out, user.v[i]);
+	if (d.enabled && d.plugin) {
+		add_kcfi_options(&d, &out);
+		pass_real_as(&d);
+	}
+	for (int i = 0; i < d.user.n; i++)
+		push(&out, d.user.v[i]);
+	if (d.help)
+		return print_help(&d, &out);
+	if (d.version)
+		return print_version(&d, &out);
 
-	execvp(cc, out.v);
-	fprintf(stderr, "kcfi-gcc: cannot run %s: %s\n", cc, strerror(errno));
+	execvp(d.cc, out.v);
+	fprintf(stderr, "kcfi-gcc: cannot run %s: %s\n", d.cc, strerror(errno));
 	return 127;
 }

@@ -19,7 +19,7 @@ bin_PROGRAMS += kcfi-as kcfi-gcc
 kcfi_as_SOURCES = asmpass/kcfi-as.c
 kcfi_as_LDADD = libasmpass.a libtypeids.a $(PCRE2_LIBS)
 
-kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c
+kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c asmpass/tool-witness.c asmpass/tool-witness.h
 kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKCFI_NATIVE_TRIPLE='"$(NATIVE_TRIPLE)"' \
 	-DKCFI_PKGLIBDIR='"$(pkglibdir)"' -DKCFI_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
@@ -61,3 +61,6 @@ uninstall-local: uninstall-kcfi-cross-drivers
 uninstall-kcfi-cross-drivers:
 	@for t in $(CROSS_TRIPLES); do rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc"; done
 .PHONY: install-kcfi-cross-drivers uninstall-kcfi-cross-drivers
+
+# Manual pages; tests/doc/manpages.sh keeps them and --help in step.
+dist_man_MANS = doc/man/kcfi-gcc.1 doc/man/kcfi-as.1 doc/man/kcfi-typeid.1

@@ -10,11 +10,11 @@ gcc-12-plugin-dev binutils"
 # type ids, objdump/readelf from binutils, qemu-user for foreign binaries,
 # Clang's sanitizer and libFuzzer runtimes (make check-fuzz-proto, fuzz-asm);
 # valgrind, bc and time (/usr/bin/time) for the tests and `make bench` (xz-utils too);
-# GCC's torture suite (gcc-12-source).
+# GCC's torture suite (gcc-12-source); ccache (tests/e2e/ccache.sh).
 TEST="clang-22 clang-19 lld-22 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
 libc6-dev-arm64-cross libc6-dev-riscv64-cross
-libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils"
+libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio patch"
 

@@ -10,6 +10,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/return-thunk.sh \
 	tests/asmpass/retpoline.sh \
 	tests/asmpass/directives.sh \
-	tests/asmpass/regs.sh
+	tests/asmpass/regs.sh \
+	tests/doc/manpages.sh
 TESTS += $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh

@@ -15,6 +15,7 @@
 #   profile      -pg, -p, -mfentry in a PIE: build, run, trap
 #   refused      options kcfi-gcc refuses up front, and neighbours that work
 #   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
+#   ccache       CC="ccache kcfi-gcc" misses after the plugin or kcfi-as changed
 E2E_TESTS = \
 	tests/e2e/demo.sh \
 	tests/e2e/preambles.sh \
@@ -29,7 +30,8 @@ E2E_TESTS = \
 	tests/e2e/retpoline.sh \
 	tests/e2e/profile.sh \
 	tests/e2e/refused.sh \
-	tests/e2e/install.sh
+	tests/e2e/install.sh \
+	tests/e2e/ccache.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \

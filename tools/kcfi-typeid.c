@@ -55,7 +55,9 @@ static const char manual[] =
 	"        Clang's -fsanitize-cfi-icall-experimental-normalize-integers, as\n"
 	"        kernels with Rust use (CONFIG_CFI_ICALL_NORMALIZE_INTEGERS).\n"
 	"    --help\n"
-	"        This text.\n"
+	"        This text (also the manual page kcfi-typeid(1)).\n"
+	"    --version\n"
+	"        The program's name and version.\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when every TYPE was understood; 1 when one was not (the error names\n"
@@ -142,6 +144,9 @@ int main(int argc, char **argv)
 			opts.normalize_integers = true;
 		} else if (!strcmp(a, "--help")) {
 			fputs(manual, stdout);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("kcfi-typeid (kcfi-as) %s\n", PACKAGE_VERSION);
 			return 0;
 		} else {
 			return usage_error(prog, "unknown option '%s'", a);

@@ -14,6 +14,9 @@ pass "make install DESTDIR=..."
 gcc_inst=$(find "$root" -path '*/bin/kcfi-gcc' -type f)
 check "kcfi-gcc is installed" test -x "$gcc_inst"
 check "kcfi-as is installed" test -x "$(dirname "$gcc_inst")/kcfi-as"
+for m in kcfi-gcc kcfi-as kcfi-typeid; do
+	check "the manual page $m.1 is installed" sh -c "find '$root' -path '*/man/man1/$m.1' | grep -q ."
+done
 
 # From here on nothing may point into the build tree.
 unset KCFI_PLUGIN KCFI_REAL_AS

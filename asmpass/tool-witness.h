@@ -1,0 +1,9 @@
+/* A header that makes ccache see the plugin and kcfi-as; see tool-witness.c. */
+#ifndef KCFI_TOOL_WITNESS_H
+#define KCFI_TOOL_WITNESS_H
+
+/* The path of the witness header for PLUGIN and the `as` in ASDIR, created
+ * if needed; NULL (after a warning) when it cannot be written. */
+char *tool_witness(const char *plugin, const char *asdir);
+
+#endif
