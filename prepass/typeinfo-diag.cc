@@ -18,9 +18,10 @@
  *     that belong to it, are dropped (and uncounted: the first error is
  *     there, so the compilation fails as it did).
  * Every other diagnostic passes untouched, and so does everything when the
- * output is not GCC's text format (-fdiagnostics-format=json) or when
- * -ftrack-macro-expansion=0 takes the expansions out of the locations:
- * misuse is then still an error, just worded less exactly.
+ * output is not GCC's text format (-fdiagnostics-format=json), when
+ * -ftrack-macro-expansion=0 takes the expansions out of the locations, or
+ * when the input was preprocessed already (-save-temps): misuse is then
+ * still an error, just worded less exactly.
  *
  * The finalizer's slot and signature are those of GCC 11 to 13; on other
  * versions nothing is wrapped (same fallback).
@@ -83,14 +84,16 @@ expansion_of (location_t loc, const char **name)
   return found;
 }
 
-/* Expansions that have had their error.  Few: one per misuse.  */
-static vec<const line_map_macro *> spent;
+/* Expansions that have had their error, by the first location of their
+   map (the maps themselves move when the line table grows).  Few: one per
+   misuse.  */
+static vec<location_t> spent;
 
 static bool
 spent_p (const line_map_macro *m)
 {
-  for (const line_map_macro *s : spent)
-    if (s == m)
+  for (location_t s : spent)
+    if (s == MAP_START_LOCATION (m))
       return true;
   return false;
 }
@@ -148,7 +151,7 @@ finalize (diagnostic_context *dc, diagnostic_info *diagnostic,
   gcc_finalizer (dc, diagnostic, orig_kind);
   if (!m || diagnostic->kind != DK_ERROR)
     return;
-  spent.safe_push (m);
+  spent.safe_push (MAP_START_LOCATION (m));
   if (!no_type_name_p (diagnostic) || dc->fatal_errors)
     return;
   /* diagnostic_report_diagnostic holds the lock while it calls us; this
