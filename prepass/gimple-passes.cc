@@ -63,6 +63,7 @@ kcfi_tag_calls (function *fun)
   check_patchable_entry (fun->decl);
   bool unchecked = lookup_attribute (KCFI_ATTR_NO_SANITIZE,
 				     DECL_ATTRIBUTES (fun->decl));
+  kcfi_refuse_trampolines (fun, unchecked);
   auto_vec<gcall *> calls;
   indirect_calls (fun, calls);
   for (gcall *call : calls)

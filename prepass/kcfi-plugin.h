@@ -100,6 +100,10 @@ void kcfi_write_reserved_regs (void);
 void kcfi_define_typeinfo_builtins (void *, void *);
 unsigned kcfi_lower_typeinfo (function *);
 void kcfi_emit_typeinfo (void);
+/* trampolines.cc: the address of a nested function, refused */
+void kcfi_refuse_trampolines (function *fun, bool unchecked);
+/* typeinfo-diag.cc: their misuse, worded as GCC's built-ins word it */
+void kcfi_wrap_typeinfo_diagnostics (void);
 
 /* The passes; plugin.cc wraps and places them.  */
 unsigned kcfi_tag_calls (function *);		/* gimple-passes.cc */

@@ -5,7 +5,8 @@
  *   PLUGIN_ATTRIBUTES          wrap no_sanitize, nocf_check    attrs.cc
  *   PLUGIN_START_UNIT          .kcfi_version                   here
  *   after "cfg" (cc1)          tag indirect calls, before any  gimple-passes.cc
- *                              inlining
+ *                              inlining; refuse the address of trampolines.cc
+ *                              a nested function (trampoline)
  *   ALL_IPA_PASSES_START (cc1) record function types before    here
  *                              free_lang_data; LTO guard asm
  *   after "einline" (cc1)      ICF guard                       gimple-passes.cc
@@ -14,7 +15,8 @@
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
  *   PLUGIN_PRAGMAS (cc1, C),   typeinfo builtin macros         typeinfo.cc
- *   then entering <built-in>
+ *   then entering <built-in>   (their misuse: a diagnostic     typeinfo-diag.cc
+ *                              finalizer wrapper)
  *   after "cfg" (cc1)          typeinfo markers -> objects     typeinfo.cc
  *   PLUGIN_FINISH_UNIT         .kcfi_extern, .kcfi_typeinfo    here
  *

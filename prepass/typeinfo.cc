@@ -18,10 +18,14 @@
  * defines it (doc/directives.md 2.5).  A marker the plugin did not see
  * stays an undefined reference: the link fails, nothing is guessed.
  *
- * Misuse is diagnosed by GCC itself: no argument or an expression is a
- * syntax error of __builtin_types_compatible_p ("expected
- * specifier-qualifier-list"), two arguments a macro arity error, each with
- * a note "in expansion of macro '__builtin_linux_abi_kcfi_...'".
+ * The macros are variadic, like a built-in whose argument is one type
+ * name: two "arguments" reach the parser, which reports them as GCC's
+ * built-ins do ("expected ')' before ','"), not the preprocessor.  T is
+ * read as a type name first, by __builtin_types_compatible_p, so that
+ * anything else gets GCC's own "expected specifier-qualifier-list before
+ * ...".  typeinfo-diag.cc adds the "expected type name in" line the
+ * reference implementation gives and drops what the rest of the expansion
+ * says after such an error.
  */
 #include "kcfi-plugin.h"
 #include "basic-block.h"
@@ -54,14 +58,14 @@ builtin_macro (const char *builtin, const char *ret, const char *marker)
   static kcfi_buffer m;
   m.clear ();
   m += builtin;
-  m += "(T)=(__extension__ ({ "
-       "(void) __builtin_types_compatible_p (void, T); extern ";
+  m += "(...)=(__extension__ ({ "
+       "(void) __builtin_types_compatible_p (void, __VA_ARGS__); extern ";
   m += ret;
   m += ' ';
   m += marker;
   m += " (int, ...); ";
   m += marker;
-  m += " (0, (__typeof__ (T) *) 0); }))";
+  m += " (0, (__typeof__ (__VA_ARGS__) *) 0); }))";
   return m.c_str ();
 }
 
@@ -75,12 +79,21 @@ static void
 define_at_builtin (void *, void *plugin_name)
 {
   unregister_callback ((const char *) plugin_name, PLUGIN_INCLUDE_FILE);
+  /* A variadic macro is C99; GCC's own predefined macros never draw
+     -std=c90 -pedantic or -Wc90-c99-compat warnings, nor do these.  */
+  cpp_options *opts = cpp_get_options (parse_in);
+  unsigned char was_pedantic = opts->cpp_pedantic;
+  signed char was_c90_c99 = opts->cpp_warn_c90_c99_compat;
+  opts->cpp_pedantic = 0;
+  opts->cpp_warn_c90_c99_compat = 0;
   cpp_force_token_locations (parse_in, BUILTINS_LOCATION);
   cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_name",
 				       "const char *", name_marker));
   cpp_define (parse_in, builtin_macro ("__builtin_linux_abi_kcfi_hash",
 				       "unsigned int", hash_marker));
   cpp_stop_forcing_token_locations (parse_in);
+  opts->cpp_pedantic = was_pedantic;
+  opts->cpp_warn_c90_c99_compat = was_c90_c99;
 }
 
 /* PLUGIN_PRAGMAS comes from the C front end's init, in -E as in normal
@@ -95,6 +108,7 @@ kcfi_define_typeinfo_builtins (void *, void *plugin_name)
     return;
   register_callback ((const char *) plugin_name, PLUGIN_INCLUDE_FILE,
 		     define_at_builtin, plugin_name);
+  kcfi_wrap_typeinfo_diagnostics ();
 }
 
 /* A stable key for a type text, so that LTO merges the objects of equal

@@ -13,6 +13,8 @@
 #                needs (static chain, -ffixed-REG, global register variables)
 #   retpoline    -mindirect-branch=thunk / thunk-inline: link, run, trap
 #   profile      -pg, -p, -mfentry in a PIE: build, run, trap
+#   nested       GNU C nested functions: taking the address is refused (with
+#                the no_sanitize("kcfi") opt-out, run); direct calls run
 #   refused      options kcfi-gcc refuses up front, and neighbours that work
 #   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
 #   ccache       CC="ccache kcfi-gcc" misses after the plugin or kcfi-as changed
@@ -29,6 +31,7 @@ E2E_TESTS = \
 	tests/e2e/regs.sh \
 	tests/e2e/retpoline.sh \
 	tests/e2e/profile.sh \
+	tests/e2e/nested.sh \
 	tests/e2e/refused.sh \
 	tests/e2e/install.sh \
 	tests/e2e/ccache.sh
@@ -38,5 +41,5 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat-main.c tests/e2e/tail-calls.c tests/e2e/addressing.c \
 	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c \
 	tests/e2e/qualifiers-run.c tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
-	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c \
+	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c \
 	tests/README.md

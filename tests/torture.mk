@@ -14,7 +14,7 @@ TORTURE_JOBS = 2
 EXTRA_DIST += tests/torture/fetch.sh tests/torture/run-torture.sh tests/torture/one-test.sh \
 	tests/torture/dg-options.awk tests/torture/account-asm.awk \
 	tests/torture/account-obj.awk tests/torture/summarize.awk \
-	tests/torture/expected-traps.txt
+	tests/torture/expected-traps.txt tests/torture/expected-refusals.txt
 
 # run-torture.sh exits 77 when a compiler, plugin or the sources are missing.
 torture_run = $(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/torture/run-torture.sh \

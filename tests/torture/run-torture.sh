@@ -10,7 +10,8 @@
 # their names, the same on every machine); --only runs just the tests named.  Needs top_srcdir/top_builddir in
 # the environment (make sets them).  Exit 0: no kcfi-only build failure, no
 # run-time difference except the expected traps listed in
-# expected-traps.txt (which must trap), no accounting violation.
+# expected-traps.txt (which must trap), no refusal except those listed in
+# expected-refusals.txt (which must be refused), no accounting violation.
 # Exit 77: the test sources or the arch's compiler/plugin are missing.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -98,4 +99,5 @@ secs=$(( $(date +%s) - start ))
 
 cat "$work"/res/* >"$work/results"
 awk -v arch="$arch" -v trapsig="$trapsig" -v secs="$secs" -v expect="$here/expected-traps.txt" \
+	-v refusals="$here/expected-refusals.txt" \
 	-f "$here/summarize.awk" "$work/results"

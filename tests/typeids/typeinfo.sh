@@ -1,7 +1,7 @@
 #!/bin/sh
 # __builtin_linux_abi_kcfi_name/_hash in C compiled with kcfi-gcc: run-time
 # checks of names and hashes (typeinfo/names.c) at -O0 and -O2, with both
-# hashes, with LTO; misuse rejected with GCC's own messages (misuse.c).
+# hashes, with LTO.  Misuse: tests/prepass/typeinfo-misuse.sh.
 . "$top_srcdir/tests/lib.sh"
 dir=$top_srcdir/tests/typeids/typeinfo
 [ -f "$KCFI_PLUGIN" ] || skip "no plugin for $NATIVE_TRIPLE"
@@ -56,20 +56,6 @@ else
 	fail "-save-temps"; sed 's/^/    /' "$T/st.out" | head
 fi
 
-# misuse: every marked line has exactly its error, and nothing compiles
-LC_ALL=C "$KCFI_GCC" -fsanitize=kcfi -c "$dir/misuse.c" -o "$T/misuse.o" > "$T/misuse.out" 2>&1
-[ $? -ne 0 ] && pass "misuse is rejected" || fail "misuse compiled"
-grep -n "/\* MISUSE" "$dir/misuse.c" | while IFS=: read -r line text; do
-	want=${text#*MISUSE }; want=${want% \*/}
-	if grep -F "misuse.c:$line:" "$T/misuse.out" | grep -q -F "error: " &&
-	   grep -F "misuse.c:$line:" "$T/misuse.out" | grep -q -F "$want"; then
-		echo "ok: line $line: $want"
-	else
-		echo "FAIL: line $line: want '$want'"; sed 's/^/    /' "$T/misuse.out" | head -30
-		echo x >> "$T/misuse.failed"
-	fi
-done
-[ -f "$T/misuse.failed" ] && fail "misuse messages"
 # kcfi-as on its own: .kcfi_typeinfo defines a 4-aligned local object, id
 # then name, and a type it cannot read is an error pointing into the line.
 cat > "$T/ti.s" <<'S'
