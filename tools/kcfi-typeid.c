@@ -78,6 +78,17 @@ static bool endbr_like(uint32_t h)
  * prototypes of one program. */
 static struct kcfi_typeids *typeids;
 
+/* The mangled name on one line: a salt may hold any byte but NUL, so
+ * control bytes, DEL and the backslash are written as \ooo. */
+static void put_name(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < ' ' || *p == 0x7f || *p == '\\')
+			printf("\\%03o", *p);
+		else
+			putchar(*p);
+}
+
 static bool report(const char *prog, const char *where, const char *text, size_t len,
 		   const struct kcfi_typeid_opts *opts, bool x86)
 {
@@ -88,7 +99,8 @@ static bool report(const char *prog, const char *where, const char *text, size_t
 		exit(2);
 	}
 	if (kcfi_typeids_typename(typeids, text, len, opts, &r, &err) == 0) {
-		printf("0x%08x %s", (unsigned)r.id, r.mangled);
+		printf("0x%08x ", (unsigned)r.id);
+		put_name(r.mangled);
 		if (r.unprototyped)
 			fputs(" unprototyped", stdout);
 		if (x86 && endbr_like(r.id))
