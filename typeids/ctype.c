@@ -508,7 +508,10 @@ const struct ctype *ctype_adjust_param(struct ctype_table *t, const struct ctype
 	if (!type)
 		return NULL;
 	/* Clang: "parameter may not be qualified with an address space". */
-	if (type->kind == CT_QUAL && CQ_AS_OF(type->u.quals))
+	const struct ctype *elem = type;
+	while (is_array(elem))
+		elem = elem->inner;	/* an array is qualified as its elements */
+	if (elem->kind == CT_QUAL && CQ_AS_OF(elem->u.quals))
 		return ctype_error(t, column, "parameter may not be qualified with an address space");
 	const struct ctype *plain = ctype_unqualified(type);
 	if (is_array(plain))
