@@ -94,4 +94,8 @@ done
 check "two salts on one declaration" grep -qF "conflict.c:7:1: error: conflicting 'cfi_salt' attributes on one declaration: 'y' and 'x'" "$T/conflict.s.err"
 check "the same salt twice is one type" sh -c "! grep -q 'conflict.c:9:' '$T/conflict.s.err'"
 check "an unsalted function for a salted pointer" grep -q "conflict.c:12:[0-9]*: warning: initialization of 'c6_t' .* from incompatible pointer type" "$T/conflict.s.err"
+# Clang's address_space(N), which GCC would ignore: refused.
+printf 'void f(__attribute__((address_space(1))) int *p);\n' > "$T/as.c"
+kcc "$T/as.s" "$T/as.c"
+check "address_space(N) is refused" grep -q "as.c:1:[0-9]*: error: 'address_space' is not supported by GCC" "$T/as.s.err"
 finish
