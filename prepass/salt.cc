@@ -13,8 +13,12 @@
  * be a silently different id.  So the plugin registers it, with Clang's
  * diagnostics for misuse, and makes function types whose salts differ
  * incompatible as Clang does (GCC's own "conflicting types" and
- * "incompatible pointer type" diagnostics then follow).  Clang's other
- * type attribute that changes ids, address_space(N), is refused here too.
+ * "incompatible pointer type" diagnostics then follow).
+ *
+ * Clang's other type attribute that changes ids, address_space(N), is not
+ * registered: GCC ignores it with a -Wattributes warning, and registering
+ * it would make __has_attribute(address_space) true for code that only
+ * uses it where the compiler has it (README, type-id divergences).
  */
 #include "kcfi-plugin.h"
 #include "target.h"
@@ -203,31 +207,11 @@ static const attribute_spec cfi_salt_spec = {
   SALT, 0, -1, false, false, false, true, handle_cfi_salt, NULL
 };
 
-/* Clang's address_space(N): GCC 12 has no such attribute and ignores it
-   with a warning, so the pointer stays generic for GCC where Clang hashes
-   U<len>AS<N>.  Refused, with the two spellings GCC has.  */
-static tree
-handle_address_space (tree *, tree name, tree, int, bool *no_add_attrs)
-{
-  *no_add_attrs = true;
-  error ("%qE is not supported by GCC, which would ignore it: KCFI type ids "
-	 "would differ from those of Clang; x86 has %<__seg_gs%> and %<__seg_fs%>",
-	 name);
-  return NULL_TREE;
-}
-
-static const attribute_spec address_space_spec = {
-  "address_space", 0, -1, false, false, false, false, handle_address_space,
-  NULL
-};
-
 void
 kcfi_register_cfi_salt (void)
 {
   if (!lookup_attribute_spec (get_identifier (SALT)))
     register_attribute (&cfi_salt_spec);
-  if (!lookup_attribute_spec (get_identifier ("address_space")))
-    register_attribute (&address_space_spec);
   if (!stock_comp_type_attributes)
     {
       stock_comp_type_attributes = targetm.comp_type_attributes;
