@@ -57,6 +57,9 @@ static const struct ctype *atomic_of(struct proto_ctx *ctx, const struct ctype *
 static const struct ctype *add_param(struct proto_ctx *ctx, struct param_list *pl,
 				     struct spec *s, const struct declarator *d,
 				     struct proto_span at);
+static struct deriv *fn_with(struct deriv *fn, const struct deriv *attrs);
+static bool join_quals(struct proto_ctx *ctx, unsigned have, unsigned add, struct proto_span at,
+		       unsigned *out);
 
 #define TYPES	(ctx->types)
 #define COL(loc) ((loc).first)
@@ -86,6 +89,7 @@ static const struct ctype *add_param(struct proto_ctx *ctx, struct param_list *p
 	struct deriv *deriv;
 	struct param_list *params;
 	const struct ctype *type;
+	const char *str;
 }
 
 %token END 0 "end of input"
@@ -100,6 +104,7 @@ static const struct ctype *add_param(struct proto_ctx *ctx, struct param_list *p
 %token IDENT "identifier"
 %token <num> NUMBER "integer constant"
 %token <word> CC "calling-convention attribute"
+%token <str> SALT "cfi_salt attribute"
 %token START_PARAM "start of a parameter"	/* never scanned (see input) */
 %token <type> PARAM "parameter declaration"	/* one the scanner knew (typeids/type-memo.h) */
 %token BAD "invalid token"
@@ -108,7 +113,7 @@ static const struct ctype *add_param(struct proto_ctx *ctx, struct param_list *p
 %type <type> type_name
 %type <decl> declarator declarator_opt pointer direct_declarator
 %type <deriv> array fn_suffix
-%type <word> cc_opt
+%type <deriv> fn_attrs
 %type <quals> quals_opt bracket_quals
 %type <params> param_list params
 
@@ -167,7 +172,7 @@ pointer:
 
 quals_opt:
 	%empty				{ $$ = 0; }
-	| quals_opt QUAL		{ $$ = $1 | (unsigned)$2; }
+	| quals_opt QUAL		{ CHECK(join_quals(ctx, $1, (unsigned)$2, @2, &$$)); }
 	;
 
 direct_declarator:
@@ -179,15 +184,18 @@ direct_declarator:
 	| direct_declarator fn_suffix	{ $$ = decl_add_inner($1, $2); CHECK($$); }
 	;
 
-/* `(params)`, `()`, optionally followed by a calling convention. */
+/* `(params)`, `()`, optionally followed by a calling convention and a
+ * salt, in any order; the last of each counts (Clang keeps the last salt). */
 fn_suffix:
-	'(' ')' cc_opt			{ CHECK($$ = deriv_function(TYPES, NULL, COL(@1))); $$->cc = (enum ccall)$3; }
-	| '(' param_list ')' cc_opt	{ CHECK($$ = deriv_function(TYPES, $2, COL(@1))); $$->cc = (enum ccall)$4; }
+	'(' ')' fn_attrs		{ CHECK($$ = fn_with(deriv_function(TYPES, NULL, COL(@1)), $3)); }
+	| '(' param_list ')' fn_attrs	{ CHECK($$ = fn_with(deriv_function(TYPES, $2, COL(@1)), $4)); }
 	;
 
-cc_opt:
-	%empty				{ $$ = CC_DEFAULT; }
-	| CC
+/* A deriv that carries only cc and salt, or NULL when there are none. */
+fn_attrs:
+	%empty				{ $$ = NULL; }
+	| fn_attrs CC			{ CHECK($$ = $1 ? $1 : deriv_new_attrs(TYPES, COL(@2))); $$->cc = (enum ccall)$2; }
+	| fn_attrs SALT			{ CHECK($$ = $1 ? $1 : deriv_new_attrs(TYPES, COL(@2))); $$->salt = $2; }
 	;
 
 array:
@@ -198,7 +206,7 @@ array:
 
 bracket_quals:
 	%empty				{ $$ = 0; }
-	| bracket_quals QUAL		{ $$ = $1 | (unsigned)$2; }
+	| bracket_quals QUAL		{ CHECK(join_quals(ctx, $1, (unsigned)$2, @2, &$$)); }
 	| bracket_quals STATIC		{ $$ = $1 | PROTO_BRACKET_STATIC; }
 	;
 
@@ -256,7 +264,7 @@ static struct spec *add_qual(struct proto_ctx *ctx, struct spec *s, unsigned qua
 			     struct proto_span at)
 {
 	s = spec_list(ctx, s, at);
-	return s && spec_add_qual(s, qual, at_of(at)) ? s : NULL;
+	return s && spec_add_qual(s, TYPES, qual, at_of(at)) ? s : NULL;
 }
 
 static const struct ctype *make_tag(struct proto_ctx *ctx, int kind, struct proto_span name)
@@ -273,6 +281,28 @@ static struct deriv *make_array(struct proto_ctx *ctx, enum ctype_kind kind, uin
 		ctx->last_vla = COL(at);
 	return deriv_array(TYPES, kind, count, quals & ~PROTO_BRACKET_STATIC,
 			   quals & PROTO_BRACKET_STATIC, COL(at));
+}
+
+/* A qualifier list: a second, different address space is an error. */
+static bool join_quals(struct proto_ctx *ctx, unsigned have, unsigned add, struct proto_span at,
+		       unsigned *out)
+{
+	if (CQ_AS_OF(have) && CQ_AS_OF(add) && CQ_AS_OF(have) != CQ_AS_OF(add)) {
+		ctype_error(TYPES, COL(at), "multiple address spaces specified for type");
+		return false;
+	}
+	*out = have | add;
+	return true;
+}
+
+/* FN with the calling convention and salt of ATTRS (NULL: none). */
+static struct deriv *fn_with(struct deriv *fn, const struct deriv *attrs)
+{
+	if (fn && attrs) {
+		fn->cc = attrs->cc;
+		fn->salt = attrs->salt;
+	}
+	return fn;
 }
 
 static const struct ctype *finish_type_name(struct proto_ctx *ctx, struct spec *s,

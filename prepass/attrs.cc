@@ -187,4 +187,5 @@ kcfi_wrap_attribute_handlers (void *, void *)
   wrap ("nocf_check", nocf_check_handler, &stock_nocf_check);
   /* Only x86 has it; elsewhere wrap finds no spec and does nothing.  */
   wrap ("indirect_branch", indirect_branch_handler, &stock_indirect_branch);
+  kcfi_register_cfi_salt ();
 }

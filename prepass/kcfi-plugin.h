@@ -46,6 +46,10 @@ const char *kcfi_attr_text (tree attrs, const char *name);
 tree kcfi_attr_with (tree attrs, const char *name, const char *text);
 bool kcfi_nocf_check_p (tree fndecl);
 
+/* salt.cc: Clang's cfi_salt("...") on function types */
+void kcfi_register_cfi_salt (void);
+const char *kcfi_cfi_salt (const_tree fntype);	/* NULL: none */
+
 /* texts.cc: type texts, interned per output file (cc1, or one ltrans),
    and their ids (below KCFI_MAX_TYPE_ID), given at first use.  */
 #define KCFI_MAX_TYPE_ID (1u << 20)

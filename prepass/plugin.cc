@@ -2,7 +2,8 @@
  *
  * Who does what, and where (cc1: in cc1 only, never in lto1):
  *
- *   PLUGIN_ATTRIBUTES          wrap no_sanitize, nocf_check    attrs.cc
+ *   PLUGIN_ATTRIBUTES          wrap no_sanitize, nocf_check;   attrs.cc
+ *                              register cfi_salt               salt.cc
  *   PLUGIN_START_UNIT          .kcfi_version                   here
  *   after "cfg" (cc1)          tag indirect calls, before any  gimple-passes.cc
  *                              inlining; refuse the address of trampolines.cc

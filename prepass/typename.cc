@@ -184,6 +184,26 @@ tag (tree t, kcfi_buffer &out)
   out += ANON_MARK;
 }
 
+/* The C front end's names of address spaces (only cc1 prints types).  */
+extern const char *c_addr_space_name (addr_space_t) __attribute__ ((weak));
+
+/* The spelling of T's named address space, "" for the generic one, NULL
+   for one the language has none for.  Of the targets kcfi-as supports only
+   x86 has named address spaces in GCC's C, __seg_fs and __seg_gs; the
+   language spells them as GCC does and mangles them as Clang numbers
+   them (257, 256).  */
+static const char *
+address_space_name (tree t)
+{
+  addr_space_t as = TYPE_ADDR_SPACE (t);
+  if (as == ADDR_SPACE_GENERIC)
+    return "";
+  const char *name = c_addr_space_name ? c_addr_space_name (as) : NULL;
+  if (name && (!strcmp (name, "__seg_fs") || !strcmp (name, "__seg_gs")))
+    return name;
+  return NULL;
+}
+
 /* -fplugin-arg-kcfi-transparent-union=member|union.  */
 bool kcfi_transparent_union_member = true;
 
@@ -268,7 +288,7 @@ type_printer::fail (tree t)
   if (!failures++)
     error_at (loc, "kcfi: the function type %qT cannot be written in the "
 	      "prototype language: no spelling for %qT%s", whole, t,
-	      TYPE_ADDR_SPACE (t) ? " in a named address space" : "");
+	      TYPE_ADDR_SPACE (t) ? " in this named address space" : "");
   return "?";
 }
 
@@ -446,24 +466,34 @@ static const struct
 void
 type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
 {
-  if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
+  const char *as = address_space_name (t);
+  if (!as)
     {
       out += fail (t);
       return;
     }
-  /* At most "const volatile restrict _Atomic".  */
-  char q[40];
+  /* At most "const volatile restrict _Atomic __seg_gs".  */
+  char q[56];
   size_t qlen = 0;
   if (!strip_quals)
-    for (const auto &qual : quals)
-      if (TYPE_QUALS (t) & qual.flag)
+    {
+      for (const auto &qual : quals)
+	if (TYPE_QUALS (t) & qual.flag)
+	  {
+	    if (qlen)
+	      q[qlen++] = ' ';
+	    size_t n = strlen (qual.name);
+	    memcpy (q + qlen, qual.name, n);
+	    qlen += n;
+	  }
+      if (*as)
 	{
 	  if (qlen)
 	    q[qlen++] = ' ';
-	  size_t n = strlen (qual.name);
-	  memcpy (q + qlen, qual.name, n);
-	  qlen += n;
+	  memcpy (q + qlen, as, strlen (as));
+	  qlen += strlen (as);
 	}
+    }
 
   switch (TREE_CODE (t))
     {
@@ -518,10 +548,35 @@ type_printer::prefix (tree t, kcfi_buffer &out, bool strip_quals, bool bare)
     }
 }
 
+/* Append ` __attribute__((cfi_salt("SALT")))`: '"' and '\\' escaped, every
+   byte that is not printable ASCII as \ooo, so that any salt stays on the
+   directive's line.  */
+static void
+salt_attribute (const char *salt, kcfi_buffer &out)
+{
+  out += " __attribute__((cfi_salt(\"";
+  for (const unsigned char *p = (const unsigned char *) salt; *p; p++)
+    if (*p == '"' || *p == '\\')
+      {
+	out += '\\';
+	out += (char) *p;
+      }
+    else if (*p >= ' ' && *p < 0x7f)
+      out += (char) *p;
+    else
+      {
+	char esc[5] = { '\\', (char) ('0' + (*p >> 6)),
+			(char) ('0' + ((*p >> 3) & 7)), (char) ('0' + (*p & 7)),
+			0 };
+	out += esc;
+      }
+  out += "\")))";
+}
+
 void
 type_printer::suffix (tree t, kcfi_buffer &out)
 {
-  if (TYPE_ADDR_SPACE (t) != ADDR_SPACE_GENERIC)
+  if (!address_space_name (t))
     return;
   switch (TREE_CODE (t))
     {
@@ -540,6 +595,11 @@ type_printer::suffix (tree t, kcfi_buffer &out)
       /* The calling conventions Clang encodes in function types.  */
       if (lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (t)))
 	out += " __attribute__((ms_abi))";
+      /* A salt is part of every function type it is on (Clang substitutes
+	 none for an unsalted one), though only the outermost one's is
+	 hashed.  */
+      if (const char *salt = kcfi_cfi_salt (t))
+	salt_attribute (salt, out);
       {
 	tree ret = t == whole ? clang_passed_as (TREE_TYPE (t)) : TREE_TYPE (t);
 	if (TREE_CODE (ret) != ARRAY_TYPE)

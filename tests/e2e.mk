@@ -6,6 +6,8 @@
 #   patchable    -fpatchable-function-entry=4,0 3,3 8,4 11,11; the attribute error
 #   nosan        no_sanitize("kcfi"), also inlined, objects and run time
 #   qualifiers   top-level parameter qualifiers do not change ids (run)
+#   salt         cfi_salt: same salt runs, across salts traps (run, preambles)
+#   addrspace    __seg_gs/__seg_fs parameters: ids, run, trap
 #   lto          -flto: offsets written by lto1 run; the missing-plugin guard
 #   pch          identical output through a precompiled header
 #   compat       caller / targets / main units, with clang-22 on either side
@@ -25,6 +27,8 @@ E2E_TESTS = \
 	tests/e2e/patchable.sh \
 	tests/e2e/nosan.sh \
 	tests/e2e/qualifiers.sh \
+	tests/e2e/salt.sh \
+	tests/e2e/addrspace.sh \
 	tests/e2e/lto.sh \
 	tests/e2e/pch.sh \
 	tests/e2e/compat.sh \
@@ -40,6 +44,7 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \
 	tests/e2e/compat-main.c tests/e2e/tail-calls.c tests/e2e/addressing.c \
 	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c \
-	tests/e2e/qualifiers-run.c tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
+	tests/e2e/qualifiers-run.c tests/e2e/salt-run.c tests/e2e/addrspace-run.c \
+	tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
 	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c \
 	tests/README.md

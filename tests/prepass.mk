@@ -3,6 +3,7 @@ PREPASS_TESTS = \
 	tests/prepass/structure.sh \
 	tests/prepass/preamble.sh \
 	tests/prepass/types.sh \
+	tests/prepass/salt.sh \
 	tests/prepass/version.sh \
 	tests/prepass/tail-merge.sh \
 	tests/prepass/call-sharing.sh \
@@ -26,4 +27,4 @@ EXTRA_DIST += $(PREPASS_TESTS) tests/prepass/lib.sh tests/prepass/check-asm.awk 
 	tests/prepass/nosan-spellings.c tests/prepass/icf.c tests/prepass/jumps.c \
 	tests/prepass/direct-calls.c tests/prepass/patchable.c tests/prepass/codegen.c \
 	tests/prepass/reused-types.c tests/prepass/indirect-branch.c \
-	tests/prepass/typeinfo-misuse.c
+	tests/prepass/typeinfo-misuse.c tests/prepass/salt-types.c

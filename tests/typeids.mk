@@ -20,6 +20,7 @@ TESTS += tests/typeids/unit tests/typeids/clang-diff.sh tests/typeids/valgrind.s
 	tests/typeids/memo.sh
 EXTRA_DIST += tests/typeids/memo.sh tests/typeids/memo-cases.txt \
 	tests/typeids/clang-diff.sh tests/typeids/valgrind.sh \
-	tests/typeids/typeinfo/names.c \
+	tests/typeids/typeinfo/names.c tests/typeids/typeinfo/salt.c \
 	tests/typeids/kcfi-typeid.sh tests/typeids/typeinfo.sh tests/typeids/hash-options.sh \
-	tests/typeids/clang-cases.txt tests/typeids/clang-cases-c23.txt
+	tests/typeids/clang-cases.txt tests/typeids/clang-cases-c23.txt \
+	tests/typeids/clang-cases-salt.txt

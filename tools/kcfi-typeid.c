@@ -41,6 +41,13 @@ static const char manual[] =
 	"    of an anonymous struct as \"struct TYPEDEF_NAME\".  The language is\n"
 	"    doc/directives.md section 4.\n"
 	"\n"
+	"    Clang 22's cfi_salt goes after the parameter list it salts,\n"
+	"    \"void (void) __attribute__((cfi_salt(\\\"kvm\\\")))\", and makes MANGLED\n"
+	"    \"_ZTSFvvE.kvm\", the string hashed; bytes of a salt that are not\n"
+	"    printable are shown as \\ooo.  x86 pointers into %gs and %fs are\n"
+	"    \"__seg_gs int *\", \"__seg_fs int *\" (Clang's address spaces 256, 257;\n"
+	"    others as \"__attribute__((address_space(N))) int *\").\n"
+	"\n"
 	"OPTIONS\n"
 	"    --target=TRIPLE\n"
 	"        Data model of the target (width of long, signedness of char), which\n"
@@ -80,6 +87,17 @@ static bool endbr_like(uint32_t h)
  * prototypes of one program. */
 static struct kcfi_typeids *typeids;
 
+/* The mangled name on one line: a salt may hold any byte but NUL, so
+ * control bytes, DEL and the backslash are written as \ooo. */
+static void put_name(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < ' ' || *p == 0x7f || *p == '\\')
+			printf("\\%03o", *p);
+		else
+			putchar(*p);
+}
+
 static bool report(const char *prog, const char *where, const char *text, size_t len,
 		   const struct kcfi_typeid_opts *opts, bool x86)
 {
@@ -90,7 +108,8 @@ static bool report(const char *prog, const char *where, const char *text, size_t
 		exit(2);
 	}
 	if (kcfi_typeids_typename(typeids, text, len, opts, &r, &err) == 0) {
-		printf("0x%08x %s", (unsigned)r.id, r.mangled);
+		printf("0x%08x ", (unsigned)r.id);
+		put_name(r.mangled);
 		if (r.unprototyped)
 			fputs(" unprototyped", stdout);
 		if (x86 && endbr_like(r.id))

@@ -122,6 +122,8 @@ static uint32_t hash_of(const struct ctype *k)
 			   k->u.fn.prototyped);
 		for (size_t i = 0; i < k->u.fn.nparams; i++)
 			h = mix(h, k->u.fn.params[i]->serial);
+		for (const char *c = k->u.fn.salt; c && *c; c++)
+			h = mix(h, (unsigned char)*c);
 		break;
 	default:
 		break;
@@ -154,6 +156,9 @@ static bool same(const struct ctype *a, const struct ctype *k)
 	case CT_FUNCTION:
 		if (a->u.fn.nparams != k->u.fn.nparams || a->u.fn.variadic != k->u.fn.variadic ||
 		    a->u.fn.prototyped != k->u.fn.prototyped || a->u.fn.cc != k->u.fn.cc)
+			return false;
+		if (!a->u.fn.salt != !k->u.fn.salt ||
+		    (a->u.fn.salt && strcmp(a->u.fn.salt, k->u.fn.salt)))
 			return false;
 		for (size_t i = 0; i < k->u.fn.nparams; i++)
 			if (a->u.fn.params[i] != k->u.fn.params[i])
@@ -247,6 +252,14 @@ static const struct ctype *intern(struct ctype_table *t, const struct ctype *key
 			return out_of_memory(t);
 		memcpy(p, key->u.fn.params, key->u.fn.nparams * sizeof(*p));
 		n->u.fn.params = p;
+	}
+	if (key->kind == CT_FUNCTION && key->u.fn.salt) {
+		size_t len = strlen(key->u.fn.salt);
+		char *salt = arena_zalloc(t->arena, len + 1);
+		if (!salt)
+			return out_of_memory(t);
+		memcpy(salt, key->u.fn.salt, len);
+		n->u.fn.salt = salt;
 	}
 	n->serial = (unsigned)t->count++;
 	n->depth = (uint16_t)depth;
@@ -366,6 +379,8 @@ const struct ctype *ctype_qualified(struct ctype_table *t, const struct ctype *t
 		return elem ? ctype_array(t, type->kind, elem, type->u.count, column) : NULL;
 	}
 	unsigned have = type->kind == CT_QUAL ? type->u.quals : 0;
+	if (CQ_AS_OF(quals) && CQ_AS_OF(have) && CQ_AS_OF(quals) != CQ_AS_OF(have))
+		return ctype_error(t, column, "multiple address spaces specified for type");
 	const struct ctype *base = ctype_unqualified(type);
 	const struct ctype *plain = base->kind == CT_ATOMIC ? base->inner : base;
 
@@ -385,11 +400,12 @@ const struct ctype *ctype_qualified(struct ctype_table *t, const struct ctype *t
 		if (!base)
 			return NULL;
 	}
-	have |= quals & (CQ_CONST | CQ_VOLATILE | CQ_RESTRICT);
+	have |= quals & (CQ_CONST | CQ_VOLATILE | CQ_RESTRICT | ~CQ_CV_MASK);
 	if (!have)
 		return base;
 	if (base->kind == CT_FUNCTION)
-		return ctype_error(t, column, "a function type cannot be qualified");
+		return ctype_error(t, column, CQ_AS_OF(have) ? "a function type cannot be in an "
+				   "address space" : "a function type cannot be qualified");
 	struct ctype k = { .kind = CT_QUAL, .inner = base, .u.quals = have };
 	return intern(t, &k, column);
 }
@@ -436,13 +452,15 @@ static bool function_ok(struct ctype_table *t, const struct ctype *ret, unsigned
 
 const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
 				   const struct ctype *const *params, size_t nparams,
-				   bool variadic, bool prototyped, enum ccall cc, unsigned column)
+				   bool variadic, bool prototyped, enum ccall cc, const char *salt,
+				   unsigned column)
 {
 	if (!function_ok(t, ret, column))
 		return NULL;
 	struct ctype k = {
 		.kind = CT_FUNCTION, .inner = ret,
-		.u.fn = { params, (uint32_t)nparams, variadic, prototyped, cc },
+		.u.fn = { params, (uint32_t)nparams, variadic, prototyped, cc,
+			  salt && *salt ? salt : NULL },
 	};
 	return intern(t, &k, column);
 }
@@ -450,13 +468,15 @@ const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *re
 const struct ctype *ctype_function_once(struct ctype_table *t, const struct ctype *ret,
 					const struct ctype *const *params, size_t nparams,
 					bool variadic, bool prototyped, enum ccall cc,
-					unsigned column)
+					const char *salt, unsigned column)
 {
 	if (t->failed || !function_ok(t, ret, column))
 		return NULL;
+	/* SALT outlives the scratch arena this node lives in. */
 	struct ctype k = {
 		.kind = CT_FUNCTION, .inner = ret,
-		.u.fn = { params, (uint32_t)nparams, variadic, prototyped, cc },
+		.u.fn = { params, (uint32_t)nparams, variadic, prototyped, cc,
+			  salt && *salt ? salt : NULL },
 	};
 	unsigned depth = depth_of(t, &k, column);
 	struct ctype *n = depth ? arena_zalloc(t->scratch, sizeof(*n)) : NULL;
@@ -487,6 +507,12 @@ const struct ctype *ctype_adjust_param(struct ctype_table *t, const struct ctype
 {
 	if (!type)
 		return NULL;
+	/* Clang: "parameter may not be qualified with an address space". */
+	const struct ctype *elem = type;
+	while (is_array(elem))
+		elem = elem->inner;	/* an array is qualified as its elements */
+	if (elem->kind == CT_QUAL && CQ_AS_OF(elem->u.quals))
+		return ctype_error(t, column, "parameter may not be qualified with an address space");
 	const struct ctype *plain = ctype_unqualified(type);
 	if (is_array(plain))
 		/* Qualifiers written inside the brackets would qualify the

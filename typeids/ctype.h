@@ -97,6 +97,17 @@ enum {
 	CQ_ATOMIC = 8,		/* only in requests; stored as a CT_ATOMIC node */
 };
 
+/* A named address space (x86 `__seg_gs` is 256, `__seg_fs` 257, as Clang
+ * numbers them) rides in the upper bits of the same qualifier word: Clang
+ * mangles it as one more qualifier of the set (`U5AS256K`), so it belongs
+ * to the CT_QUAL node.  Bit 8 stays free for the parser's [static]. */
+#define CQ_AS_SHIFT 9
+#define CQ_AS(n) ((unsigned)(n) << CQ_AS_SHIFT)
+#define CQ_AS_OF(q) ((q) >> CQ_AS_SHIFT)
+#define CQ_CV_MASK ((1u << CQ_AS_SHIFT) - 1)
+/* Clang's limit for address_space(N) in C (8388581 since LLVM 20). */
+#define CQ_AS_MAX 8388581u
+
 /* 64 bytes: a TU's table holds tens of thousands, and on a machine where a
  * fresh page costs microseconds their size is their cost. */
 struct ctype {
@@ -104,6 +115,7 @@ struct ctype {
 	uint16_t depth;		/* 1 for leaves */
 	unsigned serial;	/* 0, 1, ... per table: what the interning hash mixes */
 	uint32_t hash;
+	unsigned named_stamp;	/* see below */
 	const struct ctype *inner;
 	union {
 		uint8_t builtin;	/* enum cbuiltin */
@@ -117,13 +129,18 @@ struct ctype {
 			bool is_unsigned;
 		} bitint;
 		uint64_t count;		/* array size, vector lanes */
-		unsigned quals;		/* CT_QUAL: CQ_CONST|CQ_VOLATILE|CQ_RESTRICT */
+		unsigned quals;		/* CT_QUAL: CQ_CONST|CQ_VOLATILE|CQ_RESTRICT|CQ_AS(n) */
 		struct {
 			const struct ctype *const *params;	/* adjusted parameter types */
 			uint32_t nparams;
 			bool variadic;
 			bool prototyped;	/* false: T () in C17 */
 			uint8_t cc;		/* enum ccall */
+			/* cfi_salt("..."), NUL-terminated, NULL for none (an
+			 * empty salt is none, as in Clang).  Not mangled, but
+			 * part of the type: Clang never substitutes a salted
+			 * function type for an unsalted one. */
+			const char *salt;
 		} fn;
 		struct {
 			bool accum;		/* _Accum, else _Fract */
@@ -139,7 +156,6 @@ struct ctype {
 	 * struct/union/enum conflict check). */
 	unsigned subst_stamp;
 	int subst;
-	unsigned named_stamp;
 };
 
 struct ctype_table {
@@ -190,16 +206,18 @@ const struct ctype *ctype_pointer(struct ctype_table *t, const struct ctype *poi
 const struct ctype *ctype_array(struct ctype_table *t, enum ctype_kind kind,
 				const struct ctype *elem, uint64_t count, unsigned column);
 /* PARAMS must already be adjusted (ctype_adjust_param); they are copied. */
+/* SALT: NULL or "" for none; copied. */
 const struct ctype *ctype_function(struct ctype_table *t, const struct ctype *ret,
 				   const struct ctype *const *params, size_t nparams,
-				   bool variadic, bool prototyped, enum ccall cc, unsigned column);
+				   bool variadic, bool prototyped, enum ccall cc, const char *salt,
+				   unsigned column);
 /* The same, but made in the scratch arena and never interned: for the
  * outermost type of a prototype, which no other type can contain, so that a
  * TU of distinct prototypes does not keep one node per prototype. */
 const struct ctype *ctype_function_once(struct ctype_table *t, const struct ctype *ret,
 					const struct ctype *const *params, size_t nparams,
 					bool variadic, bool prototyped, enum ccall cc,
-					unsigned column);
+					const char *salt, unsigned column);
 const struct ctype *ctype_fixed(struct ctype_table *t, bool accum, enum cfixed_size size,
 				bool is_unsigned, bool sat, unsigned column);
 

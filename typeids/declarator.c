@@ -98,6 +98,11 @@ struct deriv *deriv_array(struct ctype_table *t, enum ctype_kind kind, uint64_t 
 	return d;
 }
 
+struct deriv *deriv_new_attrs(struct ctype_table *t, unsigned column)
+{
+	return deriv_new(t, DV_FUNCTION, column);
+}
+
 struct deriv *deriv_function(struct ctype_table *t, struct param_list *pl, unsigned column)
 {
 	struct deriv *d = deriv_new(t, DV_FUNCTION, column);
@@ -149,7 +154,7 @@ const struct ctype *decl_apply(struct ctype_table *t, const struct ctype *type,
 			break;
 		case DV_FUNCTION:
 			type = ctype_function(t, type, d->params, d->nparams, d->variadic,
-					      d->prototyped, d->cc, d->column);
+					      d->prototyped, d->cc, d->salt, d->column);
 			break;
 		}
 	}

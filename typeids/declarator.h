@@ -31,6 +31,7 @@ struct deriv {
 	size_t nparams;
 	bool variadic, prototyped;
 	enum ccall cc;			/* `(int) __attribute__((ms_abi))` */
+	const char *salt;		/* `(int) __attribute__((cfi_salt("s")))`, or NULL */
 };
 
 struct declarator {
@@ -67,6 +68,10 @@ struct deriv *deriv_array(struct ctype_table *t, enum ctype_kind kind, uint64_t 
 			  unsigned quals, bool is_static, unsigned column);
 /* PARAMS NULL: `()`, an unprototyped function. */
 struct deriv *deriv_function(struct ctype_table *t, struct param_list *params, unsigned column);
+
+/* A holder for the attributes after a parameter list (cc, salt) while the
+ * parser reads them; never added to a declarator. */
+struct deriv *deriv_new_attrs(struct ctype_table *t, unsigned column);
 
 /* The type DECL (may be NULL) makes of BASE. */
 const struct ctype *decl_apply(struct ctype_table *t, const struct ctype *base,

@@ -173,6 +173,16 @@ static void mangle_fixed(struct mangler *m, const struct ctype *t)
 	put(m, name, (size_t)n);
 }
 
+static void mangle_address_space(struct mangler *m, unsigned as)
+{
+	char digits[16];
+	int n = snprintf(digits, sizeof(digits), "%u", as);
+	put(m, "U", 1);
+	put_number(m, (uint64_t)n + 2);
+	put(m, "AS", 2);
+	put(m, digits, (size_t)n);
+}
+
 static void mangle(struct mangler *m, const struct ctype *t)
 {
 	if (t->kind == CT_BUILTIN) {
@@ -207,7 +217,11 @@ static void mangle(struct mangler *m, const struct ctype *t)
 		break;
 	case CT_QUAL:
 		/* <CV-qualifiers> ::= [r] [V] [K]; the whole set is one
-		 * candidate, as in Clang. */
+		 * candidate, as in Clang.  An address space is Clang's
+		 * vendor qualifier U<len>AS<n>, written before them (the
+		 * Itanium order: vendor qualifiers farthest from the type). */
+		if (CQ_AS_OF(t->u.quals))
+			mangle_address_space(m, CQ_AS_OF(t->u.quals));
 		if (t->u.quals & CQ_RESTRICT)
 			put(m, "r", 1);
 		if (t->u.quals & CQ_VOLATILE)
@@ -254,7 +268,7 @@ static void mangle(struct mangler *m, const struct ctype *t)
 }
 
 char *mangle_type(struct ctype_table *types, const struct ctype *type,
-		  const struct kcfi_typeid_opts *opts)
+		  const struct kcfi_typeid_opts *opts, const char *salt)
 {
 	struct mangler m = { .opts = opts, .cap = 128, .stamp = ++types->mangling };
 	m.buf = malloc(m.cap);
@@ -265,6 +279,11 @@ char *mangle_type(struct ctype_table *types, const struct ctype *type,
 
 	puts_(&m, "_ZTS");
 	mangle(&m, type);
+	/* Clang hashes "<name>.<salt>", the salt before ".normalized". */
+	if (salt && *salt) {
+		put(&m, ".", 1);
+		puts_(&m, salt);
+	}
 	if (opts->normalize_integers)
 		puts_(&m, ".normalized");
 	if (m.oom) {

@@ -422,7 +422,7 @@ static const struct ctype *pointer_of(struct proto_ctx *ctx, const struct shape 
 		bool variadic, prototyped;
 		if (!resolve_list(ctx, &s->inner, base, level, types, &n, &variadic, &prototyped))
 			return NULL;
-		type = ctype_function(ctx->types, ret, types, n, variadic, prototyped, s->cc,
+		type = ctype_function(ctx->types, ret, types, n, variadic, prototyped, s->cc, NULL,
 				      (unsigned)s->inner.open + 1);
 	}
 	for (unsigned i = 0; i < s->stars; i++)
@@ -513,7 +513,7 @@ static const struct ctype *assemble(struct proto_ctx *ctx, struct shape *s)
 	ctx->types->err = err;
 	ctx->memo->assembled++;
 	return ctype_function_once(ctx->types, ret, types, n, variadic, prototyped,
-				   s->stars ? CC_DEFAULT : s->cc, (unsigned)s->params.open + 1);
+				   s->stars ? CC_DEFAULT : s->cc, NULL, (unsigned)s->params.open + 1);
 }
 
 /* R of a prototype shaped S that was parsed whole as TYPE. */
@@ -750,6 +750,11 @@ const struct ctype *proto_parse(struct ctype_table *types, struct proto_memo *me
 		text = "";
 	}
 
+	/* A string (a cfi_salt) may hold brackets and commas that the memo's
+	 * piece scanner would take for the prototype's own: such texts are
+	 * rare and read whole, without the memo. */
+	if (memo && memchr(text, '"', len))
+		memo = NULL;
 	struct proto_ctx ctx = { .text = text, .len = len, .types = types, .memo = memo };
 	if (!memo)
 		return parse(&ctx);

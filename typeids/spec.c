@@ -73,8 +73,12 @@ void spec_init(struct spec *s, const char *text, unsigned column)
 	s->column = column;
 }
 
-bool spec_add_qual(struct spec *s, unsigned qual, struct spec_at at)
+bool spec_add_qual(struct spec *s, struct ctype_table *t, unsigned qual, struct spec_at at)
 {
+	if (CQ_AS_OF(qual) && CQ_AS_OF(s->quals) && CQ_AS_OF(qual) != CQ_AS_OF(s->quals)) {
+		ctype_error(t, at.column, "multiple address spaces specified for type");
+		return false;
+	}
 	/* Repeating a qualifier is allowed (C17 6.7.3p5). */
 	if ((qual & CQ_RESTRICT) && !(s->quals & CQ_RESTRICT))
 		s->restrict_at = at;

@@ -51,7 +51,8 @@ struct spec {
 };
 
 void spec_init(struct spec *s, const char *text, unsigned column);
-bool spec_add_qual(struct spec *s, unsigned qual, struct spec_at at);
+/* False (error in T) for a second, different address space. */
+bool spec_add_qual(struct spec *s, struct ctype_table *t, unsigned qual, struct spec_at at);
 /* Any specifier; VALUE is N of _BitInt(N) and __vector(N), TYPE the type of
  * SW_GIVEN.  False with the error recorded in T. */
 bool spec_add(struct spec *s, struct ctype_table *t, enum spec_word w, struct spec_at at,

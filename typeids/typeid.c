@@ -148,7 +148,8 @@ static int typeid_of(struct kcfi_typeids *cx, const char *text, size_t len,
 		type = NULL;
 	}
 	if (type)
-		mangled = mangle_type(types, type, opts);
+		mangled = mangle_type(types, type, opts,
+				      type->kind == CT_FUNCTION ? type->u.fn.salt : NULL);
 	if (mangled) {
 		out->mangled = mangled;
 		out->unprototyped = type->kind == CT_FUNCTION && !type->u.fn.prototyped;

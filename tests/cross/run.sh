@@ -32,6 +32,16 @@ ${CC:-cc} -O2 -o "$T/small" "$X/small-id.c" || fail "small-id.c builds"
 for t in $TS; do
 	"$t-gcc" -O2 -c -o "$T/report-$t.o" "$X/trap-report.c" || { fail "$t: trap reporter"; continue; }
 
+	# cfi_salt (tests/e2e/salt-run.c): salted calls run, across salts traps.
+	if kx "$t" -O2 -no-pie -o "$T/salt-$t" "$top_srcdir/tests/e2e/salt-run.c"; then
+		check "$t cfi_salt: matching salts run" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/salt-$t >$T/salt.out 2>&1 && grep -qx 'salted calls ran: 11' $T/salt.out"
+		check "$t cfi_salt: another salt traps" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/salt-$t other-salt >$T/salt.out 2>&1; test \$? -eq 133"
+	else
+		fail "$t: salt-run.c builds"
+	fi
+
 	# The demo: the matched call runs, the mismatched one traps.
 	if kx "$t" -O2 -no-pie -o "$T/demo-$t" "$top_srcdir/demo/demo.c" "$T/report-$t.o"; then
 		check "$t demo: matched call runs, mismatched traps" sh -c \

@@ -6,14 +6,18 @@
 # share, _Complex, __int128, vectors, _Atomic, typedef'd and named tags,
 # VLAs, [static N], unprototyped pointees, variadics, nested function
 # pointers, ms_abi; typedefs declaring several names of an anonymous tag,
-# typedefs adding qualifiers to one, transparent unions).  Each becomes an address-taken extern declaration
+# typedefs adding qualifiers to one, transparent unions; x86 __seg_gs and
+# __seg_fs pointees; with --salt, cfi_salt on the declared function and
+# salted function pointers inside).  Each becomes an address-taken extern declaration
 #     extern __typeof__(TYPE) fN;   void *tbl[] = { ..., fN, ... };
 # compiled to an object by Clang and by kcfi-gcc; both objects carry
 # __kcfi_typeid_fN, and the values must agree for every N:
 #   clang-19                     xxHash64 (its default); kcfi-gcc with
 #            -fplugin-arg-kcfi-transparent-union=union, Clang 21's rule
 #   clang-22 -fsanitize-kcfi-hash=FNV-1a, with and without
-#            -fsanitize-cfi-icall-experimental-normalize-integers
+#            -fsanitize-cfi-icall-experimental-normalize-integers, and
+#            -fsanitize-kcfi-hash=xxHash64: these three with salts (clang-19
+#            has no cfi_salt, so salted prototypes meet xxHash64 here)
 # kcfi-gcc gets Clang's own spellings of those options.  The one allowed
 # difference: on x86 our __kcfi_typeid_ is ENDBR-masked (Clang's +1).
 #
@@ -58,13 +62,20 @@ typedef const union { int x; } td_q2;
 typedef const volatile enum { TD_Q3_A } td_q3;
 typedef union __attribute__((transparent_union)) { int *ip; long *lp; } td_tu0;
 union __attribute__((transparent_union)) tu1 { const char *cp; void *vp; };
-typedef union __attribute__((transparent_union)) { long l; int i; } td_tu2;'
+typedef union __attribute__((transparent_union)) { long l; int i; } td_tu2;
+typedef void (*salt_fp0)(int) __attribute__((cfi_salt("kvm")));
+typedef void (*salt_fp1)(int) __attribute__((cfi_salt("kvm")));
+typedef void (*salt_fp2)(int) __attribute__((cfi_salt("x")));
+typedef void (*plain_fp0)(int);
+typedef int (*salt_fp3)(int, char *) __attribute__((cfi_salt("a.b")));
+typedef int (*plain_fp3)(int, char *);'
 
-# make_c PROTOS: the C file (fields: ours, C spelling, "ms" or empty)
+# make_c PROTOS: the C file (fields: ours, C spelling, "ms" or empty, salt)
 make_c() {
 	printf '%s\n' "$prelude"
-	awk -F '\t' '{ printf "extern __typeof__(%s) f%d%s;\n", $2, NR,
-			($3 == "ms" ? " __attribute__((ms_abi))" : "") }
+	awk -F '\t' '{ printf "extern __typeof__(%s) f%d%s%s;\n", $2, NR,
+			($3 == "ms" ? " __attribute__((ms_abi))" : ""),
+			($4 != "" ? " __attribute__((cfi_salt(\"" $4 "\")))" : "") }
 		END { printf "extern void f%d(struct s11636896 *);\n", NR + 1
 		      printf "extern void f%d(struct s89142b63 *);\n", NR + 2
 		      printf "void *tbl[] = {"; for (i = 1; i <= NR + 2; i++) printf " f%d,", i; print " 0 };" }' "$1"
@@ -78,14 +89,17 @@ ids() {
 
 failed=0
 total=0
-# mode NAME CLANG "CLANG FLAGS" "KCFI-GCC FLAGS"
+# mode NAME CLANG "CLANG FLAGS" "KCFI-GCC FLAGS" [GEN-PROTOS OPTION]
 mode() {
-	name=$1 cc=$2 cflags=$3 kflags=$4
+	name=$1 cc=$2 cflags=$3 kflags=$4 genopt=${5:-}
 	n_mode=0
 	adjusted=0
+	salted=0
+	seg=0
 	b=0
 	while [ $b -lt "$batches" ]; do
-		"$gen" "$count" $((seed + b)) --cc=gcc > "$tmp/protos" || exit 99
+		# shellcheck disable=SC2086
+		"$gen" "$count" $((seed + b)) --cc=gcc $genopt > "$tmp/protos" || exit 99
 		make_c "$tmp/protos" > "$tmp/t.c"
 		# shellcheck disable=SC2086
 		if ! "$cc" --target=x86_64-linux-gnu -std=gnu17 -w -fsanitize=kcfi $cflags \
@@ -124,9 +138,12 @@ mode() {
 			failed=1; return
 		fi
 		n_mode=$((n_mode + count))
+		salted=$((salted + $(awk -F '\t' '$4 != "" || /salt_fp/' "$tmp/protos" | wc -l)))
+		seg=$((seg + $(grep -c '__seg_' "$tmp/protos")))
 		b=$((b + 1))
 	done
-	echo "ok: $name: $n_mode prototypes (+$((2 * batches)) fixed), all ids equal ($adjusted ENDBR-adjusted)"
+	echo "ok: $name: $n_mode prototypes (+$((2 * batches)) fixed), all ids equal ($adjusted ENDBR-adjusted;" \
+		"$salted salted, $seg with __seg_gs/__seg_fs)"
 	total=$((total + n_mode))
 }
 
@@ -201,8 +218,10 @@ definitions "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-has
 	"-fsanitize-kcfi-hash=FNV-1a $norm"
 mode "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64 $old_tu"
 mode "clang-19 xxHash64 normalized" "$CLANG19" "$norm" "-fsanitize-kcfi-hash=xxHash64 $norm $old_tu"
-mode "clang-22 FNV-1a" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a" "-fsanitize-kcfi-hash=FNV-1a"
+mode "clang-22 FNV-1a" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a" "-fsanitize-kcfi-hash=FNV-1a" --salt
 mode "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $norm" \
-	"-fsanitize-kcfi-hash=FNV-1a $norm"
+	"-fsanitize-kcfi-hash=FNV-1a $norm" --salt
+mode "clang-22 xxHash64 salted" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=xxHash64" \
+	"-fsanitize-kcfi-hash=xxHash64" --salt
 echo "$total comparisons"
 exit $failed

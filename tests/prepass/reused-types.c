@@ -16,14 +16,14 @@ extern S ret_s (U);
 extern U (*ret_fp (S)) (U, S);
 extern void nested (void (*) (U, S), S);
 
-/* Unchecked-type parameters: a named address space has no spelling.
-   Every prototype with one is an error of its own, once, even when the
-   same parameter type or the same function type was seen before.  */
-typedef int __seg_gs *gs_int;
-extern void bad1 (gs_int);
-extern void bad2 (int, gs_int);
-extern void bad3 (gs_int, gs_int);
-extern void bad4 (gs_int);
+/* Unwritable types: Clang returns the array a transparent union begins
+   with.  Every prototype with one is an error of its own, once, even when
+   the same function type was seen before.  */
+typedef union __attribute__ ((transparent_union)) { long a[1]; long l; } tu_arr; typedef tu_arr bad_ft (S);
+extern tu_arr bad1 (int);
+extern tu_arr bad2 (int, S);
+extern bad_ft bad3;
+extern bad_ft bad4;
 extern void good_after (int, long);
 
 /* A function type shared by a declaration, a definition and a call.  */

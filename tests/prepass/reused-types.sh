@@ -33,8 +33,9 @@ reused() {
 	equal "int (int, $S)" "$(call_tags "$s")" "the call in call_op"
 }
 
-# errors FILE.s: each of the four prototypes with a named address space
-# (lines 23-26) has its own error, and nothing else fails.
+# errors FILE.s: each of the four prototypes returning a transparent union
+# that begins with an array (lines 23-26) has its own error, and nothing
+# else fails.
 errors() {
 	e=$1.err
 	equal 4 "$(count 'error: kcfi: .*cannot be written' "$e")" "errors" &&

@@ -9,7 +9,9 @@
 # from the prototype-language spelling; both lists must agree exactly, with
 #   clang-22 -Xclang -fsanitize-kcfi-hash=FNV-1a    (our default hash)
 #   clang-19                                        (xxHash64)
-# each with and without integer normalization.  Skipped (77) without either.
+# each with and without integer normalization.  Salted prototypes
+# (clang-cases-salt.txt, gen-protos --salt) go to clang-22 only, with both
+# of its hashes: clang-19 has no cfi_salt.  Skipped (77) without either.
 set -u
 
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -27,8 +29,10 @@ fi
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# Lines "OURS" or "OURS<TAB>C SPELLING"; '#' comments and blank lines skipped;
-# "@ DECLARATION" lines go to the C file as they are.
+# Lines "OURS" or "OURS<TAB>C SPELLING[<TAB>SALT]"; '#' comments and blank
+# lines skipped; "@ DECLARATION" lines go to the C file as they are.  SALT,
+# the body of a C string, goes on the declaration (C has no salted
+# abstract declarator).
 cases() {
 	grep -v -e '^#' -e '^@ ' -e '^[[:space:]]*$' "$1"
 }
@@ -57,7 +61,8 @@ make_c() {
 		grep -o -E '(struct|union|enum)[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*' | sort -u |
 		awk '$1 == "enum" { printf "enum %s { %s_k };\n", $2, $2; next }
 		     { printf "%s %s { int %s_m; };\n", $1, $2, $2 }'
-	awk -F '\t' '{ printf "extern __typeof__(%s) f%d;\n", (NF > 1 ? $2 : $1), NR }
+	awk -F '\t' '{ printf "extern __typeof__(%s) f%d%s;\n", (NF > 1 ? $2 : $1), NR,
+			(NF > 2 && $3 != "" ? " __attribute__((cfi_salt(\"" $3 "\")))" : "") }
 		END { printf "void *tbl[] = {"; for (i = 1; i <= NR; i++) printf " f%d,", i; print " 0 };" }' "$1"
 }
 
@@ -71,6 +76,10 @@ decls "$here/clang-cases-c23.txt" > "$tmp/gnu23.decls"
 make_c "$tmp/gnu17.protos" "$tmp/gnu17.decls" > "$tmp/gnu17.c"
 make_c "$tmp/gnu23.protos" "$tmp/gnu23.decls" > "$tmp/gnu23.c"
 make_c "$tmp/gnu23-19.protos" "$tmp/gnu23.decls" > "$tmp/gnu23-19.c"
+cases "$here/clang-cases-salt.txt" > "$tmp/salt.protos"
+"$gen" "$count" "$((seed + 1))" --salt >> "$tmp/salt.protos" || exit 99
+decls "$here/clang-cases-salt.txt" > "$tmp/salt.decls"
+make_c "$tmp/salt.protos" "$tmp/salt.decls" > "$tmp/salt.c"
 
 failed=0
 checked=0
@@ -79,7 +88,9 @@ checked=0
 run() {
 	name=$1 cc=$2 list=$3 ours=$4
 	shift 5
-	if ! "$cc" --target=x86_64-linux-gnu -std="${list%-19}" -w -fsanitize=kcfi "$@" \
+	std=${list%-19}
+	[ "$std" = salt ] && std=gnu17
+	if ! "$cc" --target=x86_64-linux-gnu -std="$std" -w -fsanitize=kcfi "$@" \
 		-S -o "$tmp/out.s" "$tmp/$list.c" 2> "$tmp/cc.err"; then
 		echo "FAIL: $name: $cc rejected the generated C:"
 		head -20 "$tmp/cc.err"
@@ -135,6 +146,15 @@ for std in gnu17 gnu23; do
 		run "clang-19 xxHash64 normalized $std" "$CLANG19" $list "--hash=xxhash64 --normalize-integers" -- $norm
 	fi
 done
+
+if [ -n "${CLANG22:-}" ]; then
+	run "clang-22 FNV-1a salted" "$CLANG22" salt "--hash=fnv1a" -- -Xclang -fsanitize-kcfi-hash=FNV-1a
+	run "clang-22 FNV-1a normalized salted" "$CLANG22" salt "--hash=fnv1a --normalize-integers" -- \
+		-Xclang -fsanitize-kcfi-hash=FNV-1a $norm
+	run "clang-22 xxHash64 salted" "$CLANG22" salt "--hash=xxhash64" -- -Xclang -fsanitize-kcfi-hash=xxHash64
+	run "clang-22 xxHash64 normalized salted" "$CLANG22" salt "--hash=xxhash64 --normalize-integers" -- \
+		-Xclang -fsanitize-kcfi-hash=xxHash64 $norm
+fi
 
 echo "$checked comparisons"
 exit $failed

@@ -1,7 +1,7 @@
 /* gen-protos: random but reproducible function types for the Clang
  * differential test (clang-diff.sh).
  *
- *   gen-protos COUNT [SEED] [--cc=gcc]
+ *   gen-protos COUNT [SEED] [--cc=gcc] [--salt]
  *
  * --cc=gcc keeps to what the native GCC (12) compiles as well, for the
  * differential through kcfi-gcc (tests/differential/): no _BitInt, no
@@ -14,6 +14,16 @@
  * typedef'd anonymous tag is `struct NAME` for us and `NAME` in C, a GNU
  * vector is `__vector(N) T` for us and a vector_size typedef in C.  Those
  * typedefs, and the tags used here, are declared at file scope by the test.
+ *
+ * Both modes put x86 named address spaces (__seg_gs, __seg_fs, without
+ * --cc=gcc also address_space(N), which GCC ignores) on pointees and array
+ * elements, about one in ten.  --salt (Clang 22 only) adds cfi_salt: on the
+ * function type itself, one in five, as a last column SALT (the body of a C
+ * string; C has no salted abstract declarator, so the test puts it on the
+ * declaration, and the prototype-language text carries it too), and salted
+ * function pointers among the base types, with unsalted twins so that
+ * substitutions across salts are tried: typedef names (salt_fp0...) for C,
+ * declared by the tests.
  *
  * Every generated type is valid C17: no void parameters, no arrays of
  * functions, restrict only on object pointers, [*] and [static N] only where
@@ -99,6 +109,9 @@ struct type {
 	const char *ours, *clang;	/* K_BASE spellings */
 	bool scalar;			/* K_BASE: may take _Atomic */
 	const char *quals;		/* "", "const ", ... (K_BASE, K_PTR) */
+	const char *as;			/* "", "__seg_gs ", ... (K_BASE, K_PTR) */
+	bool whole;			/* K_BASE: a full abstract declarator, unnamed */
+	const char *salt;		/* K_FUNC outermost: "" or a C string body */
 	struct type *inner;		/* pointee, element, return type */
 	char size[32];			/* K_ARRAY: "3", "", "*", "static 4", "const 2" */
 	struct type *params[8];
@@ -111,7 +124,7 @@ struct base {
 	bool scalar;
 };
 
-static bool gcc_mode;
+static bool gcc_mode, salt_mode;
 
 /* -1: GCC 12 has no such type; 1: only with --cc=gcc; 0: always. */
 static int gcc12_class(const struct base *b)
@@ -175,6 +188,22 @@ static const struct gcc_base {
 	{ "td_tu0", false }, { "union tu1", false }, { "td_tu2", false },
 };
 
+/* --salt: salted function pointers and their unsalted twins.  OURS is the
+ * prototype language (only ever a whole, unnamed parameter there), C a
+ * typedef name the tests declare (salt_fp0: "kvm", salt_fp1: "kvm" again,
+ * salt_fp2: "x", salt_fp3: an int (int, char *) salted "a.b"). */
+static const struct base salt_bases[] = {
+	{ "void (*)(int) __attribute__((cfi_salt(\"kvm\")))", "salt_fp0", false },
+	{ "void (*)(int) __attribute__((cfi_salt(\"kvm\")))", "salt_fp1", false },
+	{ "void (*)(int) __attribute__((cfi_salt(\"x\")))", "salt_fp2", false },
+	{ "void (*)(int)", "plain_fp0", false },
+	{ "int (*)(int, char *) __attribute__((cfi_salt(\"a.b\")))", "salt_fp3", false },
+	{ "int (*)(int, char *)", "plain_fp3", false },
+};
+
+/* Salts of the function types themselves: C string bodies. */
+static const char *const salts[] = { "kvm", "x", "a.b", "sp ace", "q\\\"t", "kvm" };
+
 static const char *const qual_sets[] = {
 	"const ", "volatile ", "const volatile ", "volatile const ", "__const ", "__volatile__ ",
 };
@@ -186,6 +215,8 @@ static struct type *new_type(enum kind k)
 		abort();
 	t->kind = k;
 	t->quals = "";
+	t->as = "";
+	t->salt = "";
 	return t;
 }
 
@@ -201,10 +232,32 @@ static void free_type(struct type *t)
 
 static struct type *gen(enum role role, unsigned depth, bool in_params);
 
+/* An address space for a pointee or an array element (never the top level
+ * of a parameter or a return type): GCC has only x86's two. */
+static const char *gen_as(enum role role)
+{
+	if ((role != R_POINTEE && role != R_ELEMENT) || !chance(10))
+		return "";
+	unsigned r = pick(gcc_mode ? 2 : 3);
+	return r == 0 ? "__seg_gs " : r == 1 ? "__seg_fs " : "__attribute__((address_space(1))) ";
+}
+
 static struct type *gen_base(enum role role)
 {
 	struct type *t = new_type(K_BASE);
 	/* A small pool, so that components repeat and substitutions happen. */
+	if (salt_mode && (gcc_mode || role == R_PARAM) && chance(12)) {
+		/* Without --cc=gcc the prototype-language text is a whole
+		 * abstract declarator: a parameter of its own, unqualified. */
+		const struct base *b = &salt_bases[pick(sizeof(salt_bases) / sizeof(salt_bases[0]))];
+		t->ours = b->ours;
+		t->clang = b->clang;
+		t->whole = !gcc_mode;
+		if (gcc_mode && chance(20))
+			t->quals = qual_sets[pick(sizeof(qual_sets) / sizeof(qual_sets[0]))];
+		t->as = gcc_mode ? gen_as(role) : "";
+		return t;
+	}
 	if ((role == R_RETURN || role == R_POINTEE) && chance(15)) {
 		t->ours = t->clang = "void";
 	} else if (gcc_mode && chance(10)) {
@@ -226,6 +279,7 @@ static struct type *gen_base(enum role role)
 		t->quals = qual_sets[pick(sizeof(qual_sets) / sizeof(qual_sets[0]))];
 	else if (t->scalar && chance(5))
 		t->quals = chance(50) ? "_Atomic " : "const _Atomic ";
+	t->as = gen_as(role);
 	return t;
 }
 
@@ -266,6 +320,7 @@ static struct type *gen(enum role role, unsigned depth, bool in_params)
 		/* restrict needs a pointer to an object type */
 		if (t->inner->kind != K_FUNC && chance(10))
 			t->quals = chance(50) ? "restrict " : "const __restrict ";
+		t->as = gen_as(role);
 		return t;
 	}
 	if (r < 92 && role != R_ELEMENT)
@@ -286,6 +341,14 @@ static struct type *gen(enum role role, unsigned depth, bool in_params)
 		strcpy(t->size, "*");
 	else
 		snprintf(t->size, sizeof(t->size), "%u", 1 + pick(16));
+	/* An array parameter is qualified as its elements are, and Clang
+	 * refuses a parameter in an address space. */
+	if (role == R_PARAM) {
+		struct type *e = t;
+		while (e->kind == K_ARRAY)
+			e = e->inner;
+		e->as = "";
+	}
 	return t;
 }
 
@@ -302,7 +365,8 @@ static char *print_params(const struct type *f, bool clang)
 		str_printf(&b, "void");
 	for (unsigned i = 0; i < f->nparams; i++) {
 		/* Parameter names are allowed and ignored. */
-		char *p = print(f->params[i], i == 1 ? "arg" : "", clang);
+		bool whole = !clang && f->params[i]->whole;
+		char *p = print(f->params[i], i == 1 && !whole ? "arg" : "", clang);
 		str_printf(&b, "%s%s", i ? ", " : "", p);
 		free(p);
 	}
@@ -317,14 +381,14 @@ static char *print(const struct type *t, const char *inner, bool clang)
 	char *r, *p;
 	switch (t->kind) {
 	case K_BASE:
-		str_printf(&b, "%s%s%s%s", t->quals, clang ? t->clang : t->ours, *inner ? " " : "",
-			   inner);
+		str_printf(&b, "%s%s%s%s%s", t->quals, t->as, clang ? t->clang : t->ours,
+			   *inner ? " " : "", inner);
 		return str_take(&b);
 	case K_PTR:
 		if (t->inner->kind == K_ARRAY || t->inner->kind == K_FUNC)
-			str_printf(&b, "(*%s%s)", t->quals, inner);
+			str_printf(&b, "(*%s%s%s)", t->quals, t->as, inner);
 		else
-			str_printf(&b, "*%s%s", t->quals, inner);
+			str_printf(&b, "*%s%s%s", t->quals, t->as, inner);
 		break;
 	case K_ARRAY:
 		str_printf(&b, "%s[%s]", inner, t->size);
@@ -332,6 +396,8 @@ static char *print(const struct type *t, const char *inner, bool clang)
 	case K_FUNC:
 		p = print_params(t, clang);
 		str_printf(&b, "%s(%s)", inner, p);
+		if (!clang && *t->salt)
+			str_printf(&b, " __attribute__((cfi_salt(\"%s\")))", t->salt);
 		free(p);
 		break;
 	}
@@ -349,14 +415,29 @@ int main(int argc, char **argv)
 	}
 	unsigned count = (unsigned)strtoul(argv[1], NULL, 10);
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 20240601;
-	gcc_mode = argc > 3 && !strcmp(argv[3], "--cc=gcc");
+	for (int i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "--cc=gcc"))
+			gcc_mode = true;
+		else if (!strcmp(argv[i], "--salt"))
+			salt_mode = true;
+		else {
+			fprintf(stderr, "%s: unknown option %s\n", argv[0], argv[i]);
+			return 2;
+		}
+	}
 	for (unsigned i = 0; i < count; i++) {
 		struct type *f = gen_func(0, false);
+		/* K&R types cannot be salted (Clang's error) */
+		if (salt_mode && !f->unprototyped && chance(20))
+			f->salt = salts[pick(sizeof(salts) / sizeof(salts[0]))];
 		char *ours = print(f, "", false), *clang = print(f, "", true);
 		/* the ms_abi pool entries are pointers: as a base, the C side
 		 * uses the typedef, and "ours" (unused in this mode) too */
 		if (gcc_mode)
-			printf("%s\t%s\t%s\n", clang, clang, !f->unprototyped && chance(10) ? "ms" : "");
+			printf("%s\t%s\t%s\t%s\n", clang, clang,
+			       !f->unprototyped && chance(10) ? "ms" : "", f->salt);
+		else if (salt_mode)
+			printf("%s\t%s\t%s\n", ours, clang, f->salt);
 		else
 			printf("%s\t%s\n", ours, clang);
 		free(ours);

@@ -41,6 +41,29 @@ same "i686 long is 32 bits" "$(fnv1a _ZTSFvu3u32E.normalized) _ZTSFvu3u32E.norma
 same "x86_64 long is 64 bits" "$(fnv1a _ZTSFvu3i64S_E.normalized) _ZTSFvu3i64S_E.normalized" \
 	$n 'void (long, long long)'
 
+# cfi_salt: the salt after a dot, also through a pointer (the id a call
+# checks); Clang 22's xxHash64 value; printed escapes; x86 address spaces
+salted='void (void) __attribute__((cfi_salt("kvm")))'
+same "salted function type" "$(fnv1a _ZTSFvvE.kvm) _ZTSFvvE.kvm" "$salted"
+same "pointer to a salted function: the call's id" "$(fnv1a _ZTSFvvE.kvm) _ZTSFvvE.kvm" \
+	'void (*)(void) __attribute__((cfi_salt("kvm")))'
+same "salted, Clang 22 xxHash64" "0xe40af68f _ZTSFviE.kvm" --hash=xxhash64 \
+	'void (int) __attribute__((cfi_salt("kvm")))'
+same "salt before .normalized" "$(fnv1a _ZTSFvu3i32E.kvm.normalized) _ZTSFvu3i32E.kvm.normalized" \
+	--normalize-integers 'void (int) __attribute__((cfi_salt("kvm")))'
+same "salt bytes that are not printable" "$(printf '_ZTSFvvE.a\n\\b' | od -An -tu1 -v | {
+	h=2166136261; for b in $(cat); do h=$(( ((h ^ b) * 16777619) & 0xffffffff )); done; printf '0x%08x' $h; }) _ZTSFvvE.a\\012\\134b" \
+	'void (void) __attribute__((cfi_salt("a\n\\b")))'
+same "__seg_gs" "$(fnv1a _ZTSFvPU5AS256KiE) _ZTSFvPU5AS256KiE" 'void (const __seg_gs int *)'
+same "__seg_fs" "$(fnv1a _ZTSFvPU5AS257iE) _ZTSFvPU5AS257iE" 'void (__seg_fs int *)'
+same "address_space(N)" "$(fnv1a _ZTSFvPU3AS7iE) _ZTSFvPU3AS7iE" 'void (__attribute__((address_space(7))) int *)'
+"$KT" 'void (void) __attribute__((cfi_salt("a\0b")))' > /dev/null 2> "$T/err"
+grep -q 'argument 1:39: error: a cfi_salt string cannot contain a NUL byte' "$T/err" &&
+	pass "a NUL in a salt is an error" || fail "NUL in a salt: $(cat "$T/err")"
+"$KT" 'void (__seg_gs __seg_fs int *)' > /dev/null 2> "$T/err"
+grep -q 'argument 1:16: error: multiple address spaces specified for type' "$T/err" &&
+	pass "two address spaces are an error" || fail "two address spaces: $(cat "$T/err")"
+
 # stdin: blank lines skipped, one line out per type
 out=$(printf 'void (int)\n\n  \nint (int)\n' | "$KT")
 [ "$(printf '%s\n' "$out" | awk '{ print $2 }' | tr '\n' ' ')" = "_ZTSFviE _ZTSFiiE " ] &&

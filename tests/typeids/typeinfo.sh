@@ -82,6 +82,23 @@ if "$KCFI_AS" -o "$T/ti.o" "$T/ti.s" 2> "$T/ti.err"; then
 else
 	fail ".kcfi_typeinfo rejected: $(cat "$T/ti.err")"
 fi
+# Salted function types (cfi_salt) and x86 address spaces: names and
+# hashes, the salted hash checked against an independent FNV-1a of
+# "_ZTSFviE.kvm" and against Clang 22's xxHash64 of it.
+salt_run() {
+	name=$1 salted=$2 plain=$3; shift 3
+	if ! "$KCFI_GCC" -fsanitize=kcfi -std=gnu11 -Wall -Werror "$@" "$dir/salt.c" -o "$T/salt" \
+		> "$T/cc.out" 2>&1; then
+		fail "$name: does not compile"; sed 's/^/    /' "$T/cc.out" | head -20
+	elif "$T/salt" "$salted" "$plain" > "$T/run.out" 2>&1 && grep -q ' passed, 0 failed' "$T/run.out"; then
+		pass "$name: $(tail -1 "$T/run.out")"
+	else
+		fail "$name"; sed 's/^/    /' "$T/run.out" | head -20
+	fi
+}
+salt_run "salts and address spaces, FNV-1a" "$(fnv1a _ZTSFviE.kvm)" "$(fnv1a _ZTSFviE)" -O2
+salt_run "salts and address spaces, xxHash64" 0xe40af68f 0x019c0cac -O2 -fsanitize-kcfi-hash=xxHash64
+
 sed 's/"void (struct tasklet \*)"/"void (struct tasklet *"/' "$T/ti.s" > "$T/bad.s"
 if ! "$KCFI_AS" -o "$T/bad.o" "$T/bad.s" 2> "$T/bad.err" && grep -q 'bad.s:7:[0-9]*: error: ' "$T/bad.err"; then
 	pass "bad .kcfi_typeinfo type is an error at its line"

@@ -71,6 +71,10 @@ struct mangling {
 /* ---- type names (kcfi_typeid_of_type) ---- */
 
 static const struct mangling type_names[] = {
+	/* a salt is hashed only on the function type itself */
+	{ "void (*)(void) __attribute__((cfi_salt(\"kvm\")))", "PFvvE" },
+	{ "__seg_gs int *", "PU5AS256i" },
+	{ "int *__seg_fs", "U5AS257Pi" },
 	/* builtins */
 	{ "void", "v" }, { "_Bool", "b" }, { "bool", "b" }, { "char", "c" },
 	{ "signed char", "a" }, { "unsigned char", "h" }, { "short", "s" },
@@ -282,6 +286,34 @@ static const struct mangling functions[] = {
 	{ "void (char signed, char unsigned, __signed__ char, __signed int)", "FvahaiE" },
 	{ "void (double long, long double _Complex, double _Complex long)", "FveCeS_E" },
 	{ "void\t(\n int\r,int )", "FviiE" },
+	/* x86 named address spaces: Clang's vendor qualifier, in front of
+	 * the cv-qualifiers, one candidate with them */
+	{ "void (__seg_gs int *)", "FvPU5AS256iE" },
+	{ "void (__seg_fs int *)", "FvPU5AS257iE" },
+	{ "void (const volatile __seg_gs int *, const volatile __seg_gs int *)", "FvPU5AS256VKiS0_E" },
+	{ "void (__seg_gs int *, int *, __seg_gs int *)", "FvPU5AS256iPiS0_E" },
+	{ "void (int *restrict __seg_gs *)", "FvPU5AS256rPiE" },
+	{ "void (const _Atomic __seg_gs int *)", "FvPU5AS256KU7_AtomiciE" },
+	{ "void (__seg_gs int (*)[3])", "FvPA3_U5AS256iE" },
+	{ "void (__attribute__((address_space(1))) int *)", "FvPU3AS1iE" },
+	{ "void (__attribute__ ((__address_space__ ( 0x10 ))) int *)", "FvPU4AS16iE" },
+	{ "void (__attribute__((address_space(0))) int *)", "FvPiE" },
+	{ "__seg_gs int (void)", "FU5AS256ivE" },
+	/* cfi_salt: the outermost function's salt after a dot; inner salts
+	 * only keep salted and unsalted types apart for substitutions */
+	{ "void (void) __attribute__((cfi_salt(\"kvm\")))", "FvvE.kvm" },
+	{ "void (void) __attribute__ (( __cfi_salt__ ( \"kvm\" ) ))", "FvvE.kvm" },
+	{ "void (void) __attribute__((cfi_salt(\"\")))", "FvvE" },
+	{ "void (void) __attribute__((cfi_salt(\"a\")))  __attribute__((cfi_salt(\"b\")))", "FvvE.b" },
+	{ "int (int, ...) __attribute__((ms_abi)) __attribute__((cfi_salt(\"m\")))", "U6ms_abiFiizE.m" },
+	{ "void (void) __attribute__((cfi_salt(\"q\\\"\\\\\\n\\x41\\101\")))", "FvvE.q\"\\\nAA" },
+	{ "void (void (*)(void) __attribute__((cfi_salt(\"x\"))), void (*)(void))", "FvPFvvEPFvvEE" },
+	{ "void (void (*)(void) __attribute__((cfi_salt(\"x\"))), void (*)(void) __attribute__((cfi_salt(\"x\"))))",
+	  "FvPFvvES0_E" },
+	{ "void (void (*)(void) __attribute__((cfi_salt(\"\"))), void (*)(void))", "FvPFvvES0_E" },
+	{ "void (*(int) __attribute__((cfi_salt(\"o\"))))(char) __attribute__((cfi_salt(\"i\")))",
+	  "FPFvcEiE.o" },
+	{ "void (void (*)(int), int) __attribute__((cfi_salt(\"(,)\")))", "FvPFviEiE.(,)" },
 };
 
 /* Integer normalization (doc/abi.md 5): LP64, signed char. */
@@ -318,6 +350,9 @@ static const struct mangling normalized[] = {
 	{ "void (_Float16, __bf16, long double, __int128, unsigned __int128, __float128)",
 	  "FvDF16_DF16beu4i128u4u128gE" },
 	{ "void (nullptr_t, float, double)", "FvDnfdE" },
+	/* the salt comes before ".normalized" */
+	{ "void (int) __attribute__((cfi_salt(\"kvm\")))", "Fvu3i32E.kvm" },
+	{ "void (__seg_gs int *)", "FvPU5AS256u3i32E" },
 };
 
 /* Normalization under other data models. */
@@ -477,6 +512,19 @@ static const struct {
 	{ FUNCTION, "struct s", 1, "expected a function type" },
 	{ CALLEE, "int *", 1, "expected a function type" },
 	{ CALLEE, "void (**)(int)", 1, "expected a function type" },
+	/* address spaces and salts (Clang's wording where it has one) */
+	{ FUNCTION, "void (__seg_gs __seg_fs int *)", 16, "multiple address spaces" },
+	{ FUNCTION, "void (int *__seg_gs __seg_fs *)", 21, "multiple address spaces" },
+	{ FUNCTION, "void (__seg_gs int)", 7, "parameter may not be qualified with an address space" },
+	{ FUNCTION, "void (__seg_gs int [3])", 7, "parameter may not be qualified with an address space" },
+	{ FUNCTION, "void (int *__seg_gs)", 7, "parameter may not be qualified with an address space" },
+	{ FUNCTION, "void (__attribute__((address_space(8388582))) int *)", 36,
+	  "larger than the maximum supported (8388581)" },
+	{ FUNCTION, "void (__attribute__((address_space(1x))) int *)", 36, "invalid integer constant" },
+	{ FUNCTION, "void (void) __attribute__((cfi_salt(\"a\\0\")))", 39, "NUL byte" },
+	{ FUNCTION, "void (void) __attribute__((cfi_salt(\"a\\q\")))", 39, "invalid escape sequence" },
+	{ FUNCTION, "void (void) __attribute__((cfi_salt(kvm)))", 13, "syntax error" },
+	{ FUNCTION, "void __attribute__((cfi_salt(\"x\"))) (void)", 6, "syntax error" },
 };
 
 static void test_errors(void)
