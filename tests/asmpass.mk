@@ -11,6 +11,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/retpoline.sh \
 	tests/asmpass/directives.sh \
 	tests/asmpass/regs.sh \
-	tests/doc/manpages.sh
+	tests/doc/manpages.sh \
+	tests/asmpass/spellings.sh
 TESTS += $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh
