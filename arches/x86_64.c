@@ -790,7 +790,9 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	return 0;
 }
 
-/* P single-byte NOPs so that P + 5 + M is a multiple of the function's
+enum { X86_PAD_LINES = 64 };
+
+/* P single-byte NOPs (0x90) so that P + 5 + M is a multiple of the function's
  * alignment: the entry keeps its alignment and the id sits at entry-(M+4). */
 static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 {
@@ -802,8 +804,14 @@ static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 			emit(e, "\t%s\t%s\n", f->binding, f->cfi_sym);
 		emit(e, "\t.type\t%s, @function\n%s:\n", f->cfi_sym, f->cfi_sym);
 	}
-	for (unsigned i = 0; i < pad; i++)
-		emit(e, "\tnop\n");
+	/* Up to a cache line of them as the lines Clang prints; more
+	 * (aligned(1 << 24), .p2align 30) as one directive for the same bytes,
+	 * so that neither time nor the rewritten text grows with the alignment. */
+	if (pad < X86_PAD_LINES)
+		for (unsigned i = 0; i < pad; i++)
+			emit(e, "\tnop\n");
+	else
+		emit(e, "\t.fill\t%u, 1, 0x90\n", pad);
 	if (f->typed)
 		emit(e, "\tmovl\t$%u, %%eax\n\t.size\t%s, .-%s\n",
 		     x86_code_id(f->id), f->cfi_sym, f->cfi_sym);
