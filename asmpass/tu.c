@@ -661,8 +661,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 		t->in_tramp = false;
 	/* GCC prints .intel_syntax (-masm=intel) before the plugin's first
 	 * word; inline assembly may switch syntax for itself and back. */
-	if (!t->in_app && (slice_eq(s->name, "intel_syntax") || slice_eq(s->name, "att_syntax"))) {
-		t->intel_syntax = s->name.p[0] == 'i';
+	if (!t->in_app && (dir_is(s, "intel_syntax") || dir_is(s, "att_syntax"))) {
+		t->intel_syntax = ascii_lower(s->name.p[0]) == 'i';
 		if (t->intel_syntax && t->instrumented)
 			return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
 	}

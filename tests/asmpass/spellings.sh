@@ -192,6 +192,16 @@ END
 printf '%s\n\t.text\nf:\n# 5 "f.c" 1 # ; call *%%rax\n\tret\n' "$V" >"$T/marker-comment.s"
 check "a line marker's comment stays a comment" "$KCFI_AS" -o "$T/mc.o" "$T/marker-comment.s"
 
+# In Intel syntax "call rax" is an indirect call: a switch to it, in any
+# letter case, is refused outside #APP.
+expect_error intel-syntax 4 "reads AT&T syntax only" <<END
+$V
+	.text
+f:
+	.INTEL_SYNTAX noprefix
+	call	rax
+END
+
 # A prefix alone on its line applies to the next instruction: after the
 # annotation it joins the branch (and is judged with it), before the
 # annotation it would prefix the check.
