@@ -26,14 +26,20 @@
 
 #include "asmpass/arch.h"
 #include "asmpass/pattern.h"
+#include "asmpass/stmt.h"
 
-/* Branch statements.  GCC prints conditions without the dot (beq, bgt);
- * both spellings are accepted.  Pointer-authenticated branches (blraa...) are
- * matched so that they cannot slip through as "not a branch". */
+/* Branch statements, mnemonics and registers in any letter case, as GNU as
+ * reads them.  GCC prints conditions without the dot (beq, bgt); both
+ * spellings are accepted.  Every register branch is indirect: blr/br with
+ * any operand (a name that is no x register is left for the assembler to
+ * reject, but is never taken for "not a branch"), the pointer-authenticated
+ * blraa/blrab/braa/brab[z], and ret through another register than x30.
+ * Plain ret, retaa and retab are returns. */
 static const char branch_pattern[] =
-	"^(?:"
-	"(?<ind>blr|br)\\s+(?<reg>x(?:[12]?[0-9]|30)|fp|lr)"
-	"|(?<pac>(?:blr|br)a[ab]z?|reta[ab])\\b.*"
+	"(?i)^(?:"
+	"(?<ind>blr|br)\\s+(?<reg>[a-z0-9_]+)"
+	"|(?<pac>(?:blr|br)a[ab]z?)\\b.*"
+	"|ret\\s+(?<ret>[a-z0-9_]+)"
 	"|(?<call>bl)\\s+[^\\s,]+"
 	"|(?:b|b\\.?(?:eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al|nv)"
 	"|cbn?z|tbn?z)\\s+\\S.*"
@@ -41,12 +47,14 @@ static const char branch_pattern[] =
 
 static pcre2_code *branch_re;
 static pcre2_match_data *branch_md;
-static uint32_t grp_ind, grp_reg, grp_pac, grp_call;
+static uint32_t grp_ind, grp_reg, grp_pac, grp_ret, grp_call;
 
 enum {
-	A64_PAC = 1 << 8,	/* flags: pointer-authenticated branch */
 	A64_REG_MASK = 0xff,	/* flags: target register number */
 };
+
+static int a64_gpr(const char *p, size_t n);
+static const char *a64_gpr_name(unsigned n);
 
 static int a64_init(void)
 {
@@ -57,24 +65,24 @@ static int a64_init(void)
 	grp_ind = pattern_group_number(branch_re, "ind");
 	grp_reg = pattern_group_number(branch_re, "reg");
 	grp_pac = pattern_group_number(branch_re, "pac");
+	grp_ret = pattern_group_number(branch_re, "ret");
 	grp_call = pattern_group_number(branch_re, "call");
 	return branch_md ? 0 : -1;
 }
 
-static unsigned xreg_number(const char *p, size_t n)
+/* An x register as the target of a branch: its number, or -1. */
+static int xreg(const char *p)
 {
-	if (n == 2 && !memcmp(p, "fp", 2))
-		return 29;
-	if (n == 2 && !memcmp(p, "lr", 2))
-		return 30;
-	return (unsigned)strtoul(p + 1, NULL, 10);
+	int r = a64_gpr(p, strlen(p));
+	return r >= 0 && p[0] != 'w' ? r : -1;
 }
 
 static enum insn_class a64_classify(const char *s, size_t len, struct kcfi_branch *b)
 {
 	memset(b, 0, sizeof(*b));
 	/* Every branch mnemonic starts with b, c(bz) t(bz) or r(et). */
-	if (!len || (s[0] != 'b' && s[0] != 'c' && s[0] != 't' && s[0] != 'r'))
+	char c = len ? ascii_lower(s[0]) : 0;
+	if (c != 'b' && c != 'c' && c != 't' && c != 'r')
 		return b->cls = INSN_OTHER;
 	int rc = pcre2_match(branch_re, (PCRE2_SPTR)s, len, 0, 0, branch_md, NULL);
 	if (rc < 0)
@@ -84,17 +92,31 @@ static enum insn_class a64_classify(const char *s, size_t len, struct kcfi_branc
 	size_t n;
 	if (pattern_group(ov, grp_ind, s, &p, &n)) {
 		bool call = n == 3;
-		pattern_group(ov, grp_reg, s, &p, &n);
-		memcpy(b->reg, p, n);
-		b->reg[n] = '\0';
-		b->flags = xreg_number(p, n);
+		int r = -1;
+		if (pattern_group_lower(ov, grp_reg, s, b->reg, sizeof(b->reg)))
+			r = xreg(b->reg);
+		if (r < 0) {
+			b->refuse = "its target is no x register";
+		} else {
+			/* x16 for ip0, x30 for LR: as the check's messages name it */
+			b->flags = (unsigned)r;
+			snprintf(b->reg, sizeof(b->reg), "%s", a64_gpr_name((unsigned)r));
+		}
 		return b->cls = call ? INSN_ICALL : INSN_IJUMP;
 	}
 	if (pattern_group(ov, grp_pac, s, &p, &n)) {
-		if (p[0] == 'r')
-			return b->cls = INSN_OTHER;	/* retaa/retab: a return */
-		b->flags = A64_PAC;
-		return b->cls = p[1] == 'l' ? INSN_ICALL : INSN_IJUMP;
+		b->refuse = "a pointer-authenticated branch (blraa, braa ...) authenticates its "
+			    "target first, which a check before it cannot see; compile without "
+			    "the -mbranch-protection forms that use them for calls";
+		return b->cls = ascii_lower(p[1]) == 'l' ? INSN_ICALL : INSN_IJUMP;
+	}
+	char reg[8];
+	if (pattern_group_lower(ov, grp_ret, s, reg, sizeof(reg)) && xreg(reg) == 30)
+		return b->cls = INSN_OTHER;		/* ret x30: a return */
+	if (ov[2 * grp_ret] != PCRE2_UNSET) {
+		b->refuse = "ret through another register than x30 is a jump the return "
+			    "stack mispredicts; KCFI checks only blr and br";
+		return b->cls = INSN_IJUMP;
 	}
 	if (pattern_group(ov, grp_call, s, &p, &n))
 		return b->cls = INSN_CALL;
@@ -107,8 +129,10 @@ static int a64_gpr(const char *p, size_t n)
 {
 	if (n == 3 && (!memcmp(p, "ip0", 3) || !memcmp(p, "ip1", 3)))
 		return 16 + (p[2] - '0');
-	if (n == 2 && (!memcmp(p, "fp", 2) || !memcmp(p, "lr", 2)))
-		return (int)xreg_number(p, n);
+	if (n == 2 && !memcmp(p, "fp", 2))
+		return 29;
+	if (n == 2 && !memcmp(p, "lr", 2))
+		return 30;
 	if (n < 2 || n > 3 || (p[0] != 'x' && p[0] != 'w') || p[1] < '0' || p[1] > '9' ||
 	    (n == 3 && (p[1] == '0' || p[2] < '0' || p[2] > '9')))
 		return -1;
@@ -140,8 +164,6 @@ static void scratch(const struct kcfi_branch *b, unsigned *loaded, unsigned *exp
 static uint64_t a64_check_clobbers(const struct kcfi_branch *b)
 {
 	unsigned loaded, expected;
-	if (b->flags & A64_PAC)
-		return 0;		/* refused by emit_check */
 	scratch(b, &loaded, &expected);
 	return UINT64_C(1) << loaded | UINT64_C(1) << expected;
 }
@@ -150,10 +172,6 @@ static int a64_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			  const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
 {
 	(void)opts;
-	if (b->flags & A64_PAC)
-		return emit_fail(e, "pointer-authenticated indirect branches cannot be "
-				 "checked (compile without -mbranch-protection=pac-ret+b-key "
-				 "call forms)");
 	unsigned target = b->flags & A64_REG_MASK;
 	unsigned loaded, expected;
 	scratch(b, &loaded, &expected);
@@ -186,6 +204,15 @@ static void a64_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 	emit(e, "%s:\n\t.word\t%u\n", f->cfi_sym, f->id);
 }
 
+/* GCC marks the blr of a TLS descriptor call with .tlsdesccall, between
+ * the directive (.kcfi_call_direct) and the branch. */
+static bool a64_lenient_directive(const char *name, size_t nlen, const char *args, size_t alen)
+{
+	(void)args;
+	(void)alen;
+	return word_ieq(name, nlen, "tlsdesccall");
+}
+
 static bool a64_serves(const char *arch, size_t len, unsigned ptr_bits)
 {
 	return ptr_bits == 64 &&
@@ -202,6 +229,7 @@ const struct kcfi_arch arch_aarch64 = {
 	.gpr = a64_gpr,
 	.gpr_name = a64_gpr_name,
 	.check_clobbers = a64_check_clobbers,
+	.lenient_directive = a64_lenient_directive,
 	.comment = "//",
 	.align_pow2 = true,
 	.nop_bytes = 4,

@@ -31,24 +31,29 @@
 
 #include "asmpass/arch.h"
 #include "asmpass/pattern.h"
+#include "asmpass/stmt.h"
 
 /* Indirect forms first: jalr rs | jalr rd, rs | jalr [rd,] off(rs) |
- * jalr rd, rs, off | jr rs | jr off(rs) | c.jr rs | c.jalr rs; then every
- * direct branch.  ret is a return, like "jr ra" (ra is never a sibcall
- * register). */
+ * jalr rd, rs, off | jalr rs, off | jr rs | jr off(rs) | jr rs, off |
+ * c.jr rs | c.jalr rs, the offset any expression (0x0, 1-1, %lo(sym));
+ * then every direct branch.  GNU as reads mnemonics in any letter case and
+ * registers in lower case only.  Any other operands of jalr/jr/c.jr/c.jalr
+ * still make an indirect branch, one no check can be made for.  ret is a
+ * return, like "jr ra" (ra is never a sibcall register). */
 static const char branch_pattern[] =
 	"^(?:"
-	"(?<op>jalr|jr|c\\.jalr|c\\.jr)\\s+"
+	"(?<op>(?i:jalr|jr|c\\.jalr|c\\.jr))\\s+"
 	"(?:(?<rd>[a-z][a-z0-9]*)\\s*,\\s*)?"
-	"(?:(?<off>-?(?:0x[0-9a-f]+|[0-9]+))?\\s*\\(\\s*(?<rs>[a-z][a-z0-9]*)\\s*\\)"
-	"|(?<rs2>[a-z][a-z0-9]*)(?:\\s*,\\s*(?<off2>-?(?:0x[0-9a-f]+|[0-9]+)))?)"
-	"|(?<direct>call|tail|jal|j|jump|c\\.j|c\\.jal"
-	"|c\\.beqz|c\\.bnez|beqz?|bnez?|blez|bgez|bltz|bgtz|bltu?|bgeu?|bgtu?|bleu?)\\s+\\S.*"
+	"(?:(?<off>[^,]*?)\\s*\\(\\s*(?<rs>[a-z][a-z0-9]*)\\s*\\)"
+	"|(?<rs2>[a-z][a-z0-9]*)(?:\\s*,\\s*(?<off2>[^,]*?))?)"
+	"|(?<direct>(?i:call|tail|jal|j|jump|c\\.j|c\\.jal"
+	"|c\\.beqz|c\\.bnez|beqz?|bnez?|blez|bgez|bltz|bgtz|bltu?|bgeu?|bgtu?|bleu?))\\s+\\S.*"
+	"|(?<other>(?i:jalr|jr|c\\.jalr|c\\.jr))(?:\\s.*)?"
 	")\\s*$";
 
 static pcre2_code *branch_re;
 static pcre2_match_data *branch_md;
-static uint32_t grp_op, grp_rd, grp_off, grp_rs, grp_rs2, grp_off2, grp_direct;
+static uint32_t grp_op, grp_rd, grp_off, grp_rs, grp_rs2, grp_off2, grp_direct, grp_other;
 
 enum {
 	RV_LINK_SHIFT = 8,		/* flags: link register number (jalr rd) */
@@ -95,13 +100,34 @@ static int rv_init(void)
 	grp_rs2 = pattern_group_number(branch_re, "rs2");
 	grp_off2 = pattern_group_number(branch_re, "off2");
 	grp_direct = pattern_group_number(branch_re, "direct");
+	grp_other = pattern_group_number(branch_re, "other");
 	return branch_md ? 0 : -1;
+}
+
+static const char refuse_operands[] =
+	"kcfi-as does not know these operands (it checks jalr/jr/c.jalr/c.jr "
+	"through an x register or ABI name, with offset 0)";
+
+/* Is the offset P..N zero ("", "0", "0x0", "-0")?  Anything else, an
+ * expression included, is not known to be. */
+static bool zero_offset(const char *p, size_t n)
+{
+	size_t i = 0;
+	if (i < n && (p[i] == '-' || p[i] == '+'))
+		i++;
+	if (i + 1 < n && p[i] == '0' && (p[i + 1] == 'x' || p[i + 1] == 'X'))
+		i += 2;
+	for (; i < n; i++)
+		if (p[i] != '0')
+			return false;
+	return true;
 }
 
 static enum insn_class rv_classify(const char *s, size_t len, struct kcfi_branch *b)
 {
 	memset(b, 0, sizeof(*b));
-	if (!len || (s[0] != 'j' && s[0] != 'c' && s[0] != 'b' && s[0] != 't'))
+	char c = len ? ascii_lower(s[0]) : 0;
+	if (c != 'j' && c != 'c' && c != 'b' && c != 't')
 		return b->cls = INSN_OTHER;
 	int rc = pcre2_match(branch_re, (PCRE2_SPTR)s, len, 0, 0, branch_md, NULL);
 	if (rc < 0)
@@ -109,35 +135,47 @@ static enum insn_class rv_classify(const char *s, size_t len, struct kcfi_branch
 	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(branch_md);
 	const char *p, *op;
 	size_t n, op_len;
-	if (pattern_group(ov, grp_direct, s, &p, &n)) {
-		bool call = (n == 4 && !memcmp(p, "call", 4)) || (n == 3 && !memcmp(p, "jal", 3)) ||
-			    (n == 5 && !memcmp(p, "c.jal", 5));
+	char mn[8];
+	if (pattern_group_lower(ov, grp_direct, s, mn, sizeof(mn))) {
+		bool call = !strcmp(mn, "call") || !strcmp(mn, "jal") || !strcmp(mn, "c.jal");
 		return b->cls = call ? INSN_CALL : INSN_JUMP;
 	}
-	pattern_group(ov, grp_op, s, &op, &op_len);
-	bool jalr = op_len >= 4 && !memcmp(op + op_len - 4, "jalr", 4);
-	int rd = jalr ? 1 : 0;		/* jalr rs links in ra, jr in zero */
-	if (pattern_group(ov, grp_rd, s, &p, &n)) {
-		if (!jalr)
-			return b->cls = INSN_OTHER;	/* "jr a, b": not an instruction */
-		rd = reg_number(p, n);
+	if (pattern_group_lower(ov, grp_other, s, mn, sizeof(mn))) {
+		b->refuse = refuse_operands;
+		return b->cls = strstr(mn, "jalr") ? INSN_ICALL : INSN_IJUMP;
 	}
+	pattern_group(ov, grp_op, s, &op, &op_len);
+	bool jalr = op_len >= 4 && word_ieq(op + op_len - 4, 4, "jalr");
+	bool compressed = op_len > 2 && op[1] == '.';
+	int rd = jalr ? 1 : 0;		/* jalr rs links in ra, jr in zero */
+	bool has_rd = pattern_group(ov, grp_rd, s, &p, &n);
+	if (has_rd)
+		rd = reg_number(p, n);
 	const char *rs;
 	size_t rs_len;
-	if (!pattern_group(ov, grp_rs, s, &rs, &rs_len))
+	bool paren = pattern_group(ov, grp_rs, s, &rs, &rs_len);
+	if (!paren)
 		pattern_group(ov, grp_rs2, s, &rs, &rs_len);
 	int target = reg_number(rs, rs_len);
-	if (rd < 0 || target < 0)
-		return b->cls = INSN_OTHER;
-	/* "jalr rd, rs" and "jalr rs, off": only the first is a register pair. */
-	if ((pattern_group(ov, grp_off, s, &p, &n) || pattern_group(ov, grp_off2, s, &p, &n)) &&
-	    strtol(p, NULL, 0) != 0)
-		return b->cls = INSN_OTHER;	/* rs+off: not a function entry */
+	bool off = (pattern_group(ov, grp_off, s, &p, &n) || pattern_group(ov, grp_off2, s, &p, &n)) &&
+		   (n || !paren);
+	enum insn_class cls = rd ? INSN_ICALL : INSN_IJUMP;
+	if (rd < 0 || target < 0 || (has_rd && !jalr) || (compressed && (has_rd || off))) {
+		b->refuse = refuse_operands;	/* "jr a, b", "c.jr 0(t0)", "jalr T0" */
+		return b->cls = jalr ? INSN_ICALL : INSN_IJUMP;
+	}
+	if (off && !zero_offset(p, n)) {
+		if (rd == 0 && target == 1)
+			cls = INSN_IJUMP;	/* jr 4(ra): no return */
+		b->refuse = "a jump to a register plus an offset reaches no function entry "
+			    "a check could test";
+		return b->cls = cls;
+	}
 	if (rd == 0 && target == 1)
 		return b->cls = INSN_OTHER;	/* jr ra: a return */
 	memcpy(b->reg, abi_names[target], strlen(abi_names[target]) + 1);
 	b->flags = (unsigned)target | (unsigned)rd << RV_LINK_SHIFT;
-	return b->cls = rd ? INSN_ICALL : INSN_IJUMP;
+	return b->cls = cls;
 }
 
 /* t2 = H exactly as lw sign-extends it.  lui+addiw is Clang's pair; when the

@@ -23,12 +23,22 @@
 
 #include "asmpass/arch.h"
 #include "asmpass/pattern.h"
+#include "asmpass/stmt.h"
 
 enum {
 	X86_THUNK = 1 << 0,	/* call/jmp __x86_indirect_thunk_<reg> */
 	X86_CS = 1 << 1,	/* written with a cs prefix */
 	X86_RETURN_THUNK = 1 << 2,	/* jmp __x86_return_thunk_<reg> */
 	X86_INLINE = 1 << 3,		/* GCC's inline retpoline (seq_step) */
+	/* Prefixes the checked branch keeps (the first three) or that move to
+	 * the load of a memory target (the others). */
+	X86_DS = 1 << 4,		/* ds (3e, notrack's byte) */
+	X86_NOTRACK = 1 << 5,
+	X86_BND = 1 << 6,
+	X86_FS = 1 << 7,		/* fs/gs as a word: the segment of a memory target */
+	X86_GS = 1 << 8,
+	X86_DISP8 = 1 << 9,		/* {disp8}/{disp32}: the encoding of its displacement */
+	X86_DISP32 = 1 << 10,
 };
 
 /* kcfi_arch_opts.state: what the TU itself defines. */
@@ -42,26 +52,6 @@ enum {
 	X86_NEEDS_THUNK_R11 = 1 << 0,
 };
 
-/* A branch statement, after comments and surrounding blanks are gone.  The
- * operand alternatives are tried in order: register, retpoline thunk, return
- * thunk through a register, memory, anything else (a direct target: label,
- * symbol, symbol@PLT).
- *
- * __x86_return_thunk_<reg> is what GCC writes for __builtin_eh_return's
- * indirect return under -mfunction-return=thunk-extern -fcf-protection (the
- * plain __x86_return_thunk, a return, is a direct target).  It is an indirect
- * jump that is not a call: the plugin marks it .kcfi_branch_nocall. */
-static const char branch_pattern[] =
-	"^(?<pfx>(?:(?:notrack|cs|ds|bnd)\\s+)*)"
-	"(?<op>call|callq|jmp|jmpq)\\s+"
-	"(?:\\*\\s*%(?<reg>r(?:[abcd]x|[sd]i|[sb]p|8|9|1[0-5]))"
-	"|__x86_indirect_thunk_(?<thunk>r(?:[abcd]x|[sd]i|[sb]p|8|9|1[0-5]))"
-	"|__x86_return_thunk_(?<rthunk>r(?:[abcd]x|[sd]i|[sb]p|8|9|1[0-5]))"
-	"|\\*\\s*(?<mem>\\S.*?)"
-	"|(?<direct>[^*\\s].*?))\\s*$";
-
-static const char prefix_pattern[] = "^(?:(?:notrack|cs|ds|bnd)(?:\\s+|$))+$";
-
 /* -pg in PIC code: GCC's x86_function_profiler prints the call of mcount
  * (__fentry__, or the -mfentry-name) by itself, outside any insn, as
  * "1:	call	*NAME@GOTPCREL(%rip)".  Through the GOT slot of NAME it calls
@@ -71,98 +61,318 @@ static const char profiler_pattern[] =
 static pcre2_code *profiler_re;
 static pcre2_match_data *profiler_md;
 
-static pcre2_code *branch_re, *prefix_re;
-static pcre2_match_data *branch_md;
-static uint32_t grp_pfx, grp_op, grp_reg, grp_thunk, grp_rthunk, grp_mem;
-
 static int x86_init(void)
 {
-	branch_re = pattern_compile("x86_64", branch_pattern);
-	prefix_re = pattern_compile("x86_64", prefix_pattern);
 	profiler_re = pattern_compile("x86_64", profiler_pattern);
-	if (!branch_re || !prefix_re || !profiler_re)
+	if (!profiler_re)
 		return -1;
 	profiler_md = pcre2_match_data_create_from_pattern(profiler_re, NULL);
-	if (!profiler_md)
-		return -1;
-	branch_md = pcre2_match_data_create_from_pattern(branch_re, NULL);
-	grp_pfx = pattern_group_number(branch_re, "pfx");
-	grp_op = pattern_group_number(branch_re, "op");
-	grp_reg = pattern_group_number(branch_re, "reg");
-	grp_thunk = pattern_group_number(branch_re, "thunk");
-	grp_rthunk = pattern_group_number(branch_re, "rthunk");
-	grp_mem = pattern_group_number(branch_re, "mem");
-	return branch_md ? 0 : -1;
+	return profiler_md ? 0 : -1;
 }
 
-/* Is the first word a mnemonic or prefix that can start a branch? Cheap
- * enough to run on every instruction, so the pattern only sees candidates. */
-static bool may_branch(const char *s, size_t len, bool *conditional)
+/* ---- reading a branch statement ---------------------------------------
+ *
+ * GNU as (AT&T syntax) reads a statement as prefix words, a mnemonic and
+ * operands, mnemonics, prefixes and register names in any letter case
+ * (tests/asmpass/spellings.sh lists what it accepts and what that
+ * assembles to).  Every spelling of an indirect branch is classified as
+ * one, so that none passes unannotated and an annotation always binds to
+ * the branch it precedes.  A check replaces the branch by "call *%r11"
+ * (or the r11 thunk); spellings whose meaning that would change are marked
+ * `refuse`, for the core to refuse where a check is due. */
+
+static const char refuse_far[] =
+	"a far branch loads a code segment selector with its target; no KCFI "
+	"check can guard it";
+static const char refuse_16[] =
+	"a 16-bit near branch (callw, jmpw, data16 or a 16-bit register) "
+	"truncates its target, and CPUs disagree on how; it reaches no function "
+	"entry a check could test";
+static const char refuse_suffix[] =
+	"the l suffix asks for a 32-bit near branch, which does not exist in "
+	"64-bit mode";
+static const char refuse_rex[] =
+	"a REX prefix with R, X or B set changes which registers the branch "
+	"uses; write the register itself";
+static const char refuse_prefix[] =
+	"it has a prefix a checked branch cannot carry over (kcfi-as keeps "
+	"notrack, ds, cs, bnd, fs, gs, rex, rex64, rex.W, {disp8}, {disp32}, "
+	"{load}, {store}, {nooptimize} and {rex})";
+static const char refuse_reg[] =
+	"its target is not a 64-bit general register";
+static const char refuse_seg[] =
+	"it names two segment overrides";
+
+/* Prefix words: what each sets in the flags, or why a check cannot keep
+ * it.  rex64, rex and rex.W change nothing in a near branch, which is
+ * 64-bit anyway; segment words other than fs/gs, data/address size and
+ * lock/rep prefixes are refused (GNU as rejects most of them on a branch in
+ * 64-bit mode anyway). */
+static const struct {
+	const char *word;
+	unsigned char len;
+	unsigned flag;
+	const char *refuse;
+} prefix_words[] = {
+	{ "cs", 2, X86_CS, NULL }, { "ds", 2, X86_DS, NULL },
+	{ "fs", 2, X86_FS, NULL }, { "gs", 2, X86_GS, NULL },
+	{ "es", 2, 0, refuse_prefix }, { "ss", 2, 0, refuse_prefix },
+	{ "bnd", 3, X86_BND, NULL }, { "rex", 3, 0, NULL }, { "rep", 3, 0, refuse_prefix },
+	{ "lock", 4, 0, refuse_prefix }, { "repe", 4, 0, refuse_prefix },
+	{ "repz", 4, 0, refuse_prefix },
+	{ "repne", 5, 0, refuse_prefix }, { "repnz", 5, 0, refuse_prefix },
+	{ "rex64", 5, 0, NULL },
+	{ "data16", 6, 0, refuse_16 }, { "data32", 6, 0, refuse_prefix },
+	{ "addr16", 6, 0, refuse_prefix }, { "addr32", 6, 0, refuse_prefix },
+	{ "notrack", 7, X86_NOTRACK, NULL },
+	{ "xacquire", 8, 0, refuse_prefix }, { "xrelease", 8, 0, refuse_prefix },
+	{ "{rex}", 5, 0, NULL }, { "{load}", 6, 0, NULL }, { "{store}", 7, 0, NULL },
+	{ "{disp8}", 7, X86_DISP8, NULL }, { "{disp32}", 8, X86_DISP32, NULL },
+	{ "{nooptimize}", 12, 0, NULL },
+};
+
+/* Is the word P..N a prefix?  Adds its flag to *FLAGS, and the reason a
+ * check cannot keep it to *REFUSE (the first such reason stays). */
+static bool prefix_word(const char *p, size_t n, unsigned *flags, const char **refuse)
 {
-	size_t w = 0;
-	while (w < len && s[w] >= 'a' && s[w] <= 'z')
-		w++;
-	*conditional = false;
-	switch (w) {
-	case 2:
-		return !memcmp(s, "cs", 2) || !memcmp(s, "ds", 2) ||
-		       (s[0] == 'j' && (*conditional = true));
-	case 3:
-		if (!memcmp(s, "jmp", 3) || !memcmp(s, "bnd", 3))
-			return true;
-		return s[0] == 'j' && (*conditional = true);
-	case 4:
-		if (!memcmp(s, "call", 4) || !memcmp(s, "jmpq", 4))
-			return true;
-		return s[0] == 'j' && (*conditional = true);
-	case 5:
-		return !memcmp(s, "callq", 5) || (s[0] == 'j' && (*conditional = true));
-	case 7:
-		return !memcmp(s, "notrack", 7);
-	default:
-		return false;
+	const char *why = NULL;
+	char c = ascii_lower(p[0]);
+	if (n > 4 && c == 'r' && word_ieq(p, 4, "rex.")) {
+		/* rex.W, rex.WRXB, REX.b ... */
+		for (size_t i = 4; i < n; i++) {
+			char b = ascii_lower(p[i]);
+			if (b != 'w' && b != 'r' && b != 'x' && b != 'b')
+				return false;
+			if (b != 'w')
+				why = refuse_rex;
+		}
+	} else if (c == '{' && p[n - 1] == '}') {
+		why = refuse_prefix;	/* {vex}, {evex}...: unless listed */
+		for (size_t i = 0; i < sizeof(prefix_words) / sizeof(prefix_words[0]); i++)
+			if (prefix_words[i].len == n && prefix_words[i].word[0] == '{' &&
+			    word_ieq(p, n, prefix_words[i].word)) {
+				*flags |= prefix_words[i].flag;
+				why = NULL;
+				break;
+			}
+	} else {
+		size_t i = 0, end = sizeof(prefix_words) / sizeof(prefix_words[0]);
+		if (n > 8)
+			return false;
+		for (; i < end; i++)
+			if (prefix_words[i].len == n && prefix_words[i].word[0] == c &&
+			    word_ieq(p, n, prefix_words[i].word))
+				break;
+		if (i == end)
+			return false;
+		*flags |= prefix_words[i].flag;
+		why = prefix_words[i].refuse;
 	}
+	if (why && !*refuse)
+		*refuse = why;
+	return true;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The 64-bit general registers by their encoding (GCC's reg_names[] spells
+ * the first eight without size, ax, si; the others as r8..r15). */
+enum { X86_R10 = 10, X86_R11 = 11 };
+static const char *const gpr_names[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+static bool x86_reg64(const char *p, size_t n)
+{
+	for (size_t i = 0; i < sizeof(gpr_names) / sizeof(gpr_names[0]); i++)
+		if (strlen(gpr_names[i]) == n && !memcmp(gpr_names[i], p, n))
+			return true;
+	return false;
+}
+
+/* ax..di and r8w..r15w, lower case. */
+static bool x86_reg16(const char *p, size_t n)
+{
+	static const char *const legacy[8] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+	for (size_t i = 0; i < 8; i++)
+		if (n == 2 && !memcmp(p, legacy[i], 2))
+			return true;
+	return n >= 3 && p[0] == 'r' && p[n - 1] == 'w' && x86_reg64(p, n - 1) && p[1] >= '0' &&
+	       p[1] <= '9';
+}
+
+/* Does operand P..N address memory through a base or index register: does
+ * it end in "(%reg...)" or "(,%reg...)"?  Without a '*', that is what makes
+ * GNU as take "call OPERAND" as indirect ("call sym(%rip)", "call (%rax)");
+ * "call (sym)" and "call %fs:8" are direct calls. */
+static bool base_index(const char *p, size_t n)
+{
+	if (!n || p[n - 1] != ')')
+		return false;
+	const char *open = NULL;
+	for (size_t i = n - 1; i-- > 0;)
+		if (p[i] == '(') {
+			open = p + i + 1;
+			break;
+		}
+	if (!open)
+		return false;
+	while (blank(*open))
+		open++;
+	return *open == '%' || *open == ',';
+}
+
+/* "%name" at the start of P..N: the name's length (0 if none). */
+static size_t reg_len(const char *p, size_t n)
+{
+	size_t i = 1;
+	if (!n || p[0] != '%')
+		return 0;
+	while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+			 (p[i] >= '0' && p[i] <= '9')))
+		i++;
+	return i - 1;
+}
+
+/* A thunk of GCC's: PREFIX and a 64-bit register, case as written (symbol
+ * names are case-sensitive).  Copies the register to REG. */
+static bool thunk_of(const char *p, size_t n, const char *prefix, char *reg)
+{
+	size_t k = strlen(prefix);
+	if (n <= k || n - k >= 4 || memcmp(p, prefix, k) || !x86_reg64(p + k, n - k))
+		return false;
+	memcpy(reg, p + k, n - k);
+	reg[n - k] = '\0';
+	return true;
+}
+
+enum x86_op { OP_NONE, OP_NEAR, OP_NEAR16, OP_NEAR32, OP_FAR };
+
+/* The branch mnemonic W..N (any case): its kind, *CALL, or OP_NONE; *COND
+ * for conditional jumps (jcc, jrcxz: always direct). */
+static enum x86_op branch_mnemonic(const char *w, size_t n, bool *call, bool *cond)
+{
+	char m[8];
+	*cond = false;
+	if (n < 2 || n > 6)
+		return OP_NONE;
+	for (size_t i = 0; i < n; i++)
+		m[i] = ascii_lower(w[i]);
+	m[n] = '\0';
+	const char *base = m;
+	enum x86_op op = OP_NEAR;
+	if (m[0] == 'l' && (!strncmp(m, "lcall", 5) || !strncmp(m, "ljmp", 4))) {
+		op = OP_FAR;
+		base = m + 1;
+	}
+	size_t k = !strncmp(base, "call", 4) ? 4 : !strncmp(base, "jmp", 3) ? 3 : 0;
+	if (!k) {
+		if (m[0] != 'j' || op == OP_FAR)
+			return OP_NONE;
+		for (size_t i = 1; i < n; i++)
+			if (m[i] < 'a' || m[i] > 'z')
+				return OP_NONE;
+		*cond = true;
+		*call = false;
+		return OP_NEAR;
+	}
+	*call = base[0] == 'c';
+	switch (base[k]) {
+	case '\0':
+	case 'q':
+		break;
+	case 'w':
+		if (op != OP_FAR)
+			op = OP_NEAR16;
+		break;
+	case 'l':
+		if (op != OP_FAR)
+			op = OP_NEAR32;
+		break;
+	default:
+		return OP_NONE;
+	}
+	return base[k] && base[k + 1] ? OP_NONE : op;
 }
 
 static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branch *b)
 {
-	bool conditional;
 	memset(b, 0, sizeof(*b));
-	if (!may_branch(s, len, &conditional))
+	unsigned flags = 0;
+	const char *refuse = NULL;
+	size_t i = 0, w;
+	bool prefixed = false;
+
+	/* Prefix words, then the mnemonic. */
+	for (;;) {
+		for (w = i; w < len && !blank(s[w]); w++)
+			;
+		if (w == i || !prefix_word(s + i, w - i, &flags, &refuse))
+			break;
+		prefixed = true;
+		for (i = w; i < len && blank(s[i]); i++)
+			;
+	}
+	if (i == len)
+		return b->cls = prefixed ? INSN_PREFIX : INSN_OTHER;
+	bool call, cond;
+	enum x86_op op = branch_mnemonic(s + i, w - i, &call, &cond);
+	if (op == OP_NONE)
 		return b->cls = INSN_OTHER;
-	if (conditional)
-		return b->cls = INSN_JUMP;	/* jcc, jrcxz: always direct */
+	if (cond)
+		return b->cls = INSN_JUMP;
+	b->prefix = s;
+	b->prefix_len = i;
 
-	int rc = pcre2_match(branch_re, (PCRE2_SPTR)s, len, 0, 0, branch_md, NULL);
-	if (rc < 0) {
-		/* GCC prints the cs prefix of a thunk call on a line of its own. */
-		rc = pcre2_match(prefix_re, (PCRE2_SPTR)s, len, 0, 0, branch_md, NULL);
-		return b->cls = rc >= 0 ? INSN_PREFIX : INSN_OTHER;
-	}
-	const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(branch_md);
-	const char *op = "", *p;
-	size_t op_len, n;
-	pattern_group(ov, grp_op, s, &op, &op_len);
-	bool call = op[0] == 'c';
-	pattern_group(ov, grp_pfx, s, &b->prefix, &b->prefix_len);
-	if (b->prefix_len && (memmem(b->prefix, b->prefix_len, "cs", 2)))
-		b->flags |= X86_CS;
+	/* The operand. */
+	const char *o = s + w, *end = s + len;
+	while (o < end && blank(*o))
+		o++;
+	bool star = o < end && *o == '*';
+	if (star)
+		for (o++; o < end && blank(*o); o++)
+			;
+	size_t n = (size_t)(end - o), r = reg_len(o, n);
+	enum insn_class direct = call ? INSN_CALL : INSN_JUMP;
+	enum insn_class indirect = call ? INSN_ICALL : INSN_IJUMP;
 
-	if (pattern_group(ov, grp_reg, s, &p, &n) || pattern_group(ov, grp_thunk, s, &p, &n) ||
-	    pattern_group(ov, grp_rthunk, s, &p, &n)) {
-		if (ov[2 * grp_thunk] != PCRE2_UNSET)
-			b->flags |= X86_THUNK;
-		if (ov[2 * grp_rthunk] != PCRE2_UNSET)
-			b->flags |= X86_RETURN_THUNK;
-		memcpy(b->reg, p, n);
-		b->reg[n] = '\0';
-	} else if (pattern_group(ov, grp_mem, s, &p, &n)) {
-		b->mem = p;
+	if (!star && op != OP_FAR && thunk_of(o, n, "__x86_indirect_thunk_", b->reg)) {
+		b->flags = flags | X86_THUNK;
+	} else if (!star && op != OP_FAR && thunk_of(o, n, "__x86_return_thunk_", b->reg)) {
+		b->flags = flags | X86_RETURN_THUNK;
+	} else if (r && r + 1 == n) {
+		/* call %rax, call *%RAX: through a register. */
+		char reg[8];
+		for (size_t k = 0; k < r && k < sizeof(reg) - 1; k++)
+			reg[k] = ascii_lower(o[1 + k]);
+		reg[r < sizeof(reg) - 1 ? r : sizeof(reg) - 1] = '\0';
+		if (r < sizeof(reg) && x86_reg64(reg, r))
+			memcpy(b->reg, reg, r + 1);
+		else if (!refuse)
+			refuse = r < sizeof(reg) && x86_reg16(reg, r) ? refuse_16 : refuse_reg;
+		b->flags = flags;
+	} else if (star || base_index(o, n)) {
+		/* call *sym(%rip), call *%fs:8, call (%rax), call sym(%rip) */
+		if ((flags & (X86_FS | X86_GS)) && r && r + 1 < n && o[r + 1] == ':' && !refuse)
+			refuse = refuse_seg;
+		b->mem = o;
 		b->mem_len = n;
+		b->flags = flags;
 	} else {
-		return b->cls = call ? INSN_CALL : INSN_JUMP;
+		return b->cls = direct;		/* call sym, call (sym), call %fs:8 */
 	}
-	return b->cls = call ? INSN_ICALL : INSN_IJUMP;
+	if (!refuse && op == OP_NEAR16)
+		refuse = refuse_16;
+	if (!refuse && op == OP_NEAR32)
+		refuse = refuse_suffix;
+	if (op == OP_FAR)
+		refuse = refuse_far;
+	b->refuse = refuse;
+	return b->cls = indirect;
 }
 
 /* Never let a type id look like ENDBR64/ENDBR32 in either sign, or the
@@ -181,14 +391,6 @@ static uint32_t x86_code_id(uint32_t h)
 	}
 }
 
-/* General registers by their encoding: rax rcx rdx rbx rsp rbp rsi rdi
- * r8..r15.  GCC's reg_names[] spells the first eight without size (ax, si),
- * the others as r8..r15. */
-enum { X86_R10 = 10, X86_R11 = 11 };
-static const char *const gpr_names[16] = {
-	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
 
 /* rax eax ax al ah, rsi esi si sil, r10 r10d r10w r10b; a leading '%' is
  * allowed. */
@@ -268,14 +470,6 @@ static struct {
 
 enum { RP_LB, RP_CALL_LC, RP_LD, RP_PAUSE, RP_LFENCE, RP_JMP_LD, RP_LC, RP_MOV, RP_RET,
        RP_LA, RP_CALL_LB };
-
-static bool x86_reg64(const char *p, size_t n)
-{
-	for (size_t i = 0; i < sizeof(gpr_names) / sizeof(gpr_names[0]); i++)
-		if (strlen(gpr_names[i]) == n && !memcmp(gpr_names[i], p, n))
-			return true;
-	return false;
-}
 
 /* "MNEMONIC OPERAND" with MNEMONIC as given: the operand, or NULL. */
 static const char *operand_of(const char *s, size_t len, const char *mnemonic, size_t *n)
@@ -504,6 +698,44 @@ static void x86_tu_end(struct emitter *e, const struct kcfi_arch_opts *o, unsign
 	emit(e, "\t.size\t%s, .-%s\n\t.popsection\n", t, t);
 }
 
+/* Every comma-separated operand of P..N is VALUE (any case). */
+static bool all_operands(const char *p, size_t n, const char *value)
+{
+	while (n) {
+		size_t f = 0;
+		while (f < n && p[f] != ',')
+			f++;
+		struct slice op = { p, f };
+		slice_trim(&op);
+		if (!word_ieq(op.p, op.n, value))
+			return false;
+		p += f;
+		n -= f;
+		if (n) {
+			p++;
+			n--;
+			if (!n)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* GCC's TLS GD call with -fno-plt pads itself with data16 prefixes written
+ * as data (".byte 0x66"; ".value 0x6666" before the PLT form).  Only such
+ * bytes may stand between a lenient directive and its branch: any other
+ * data could be an instruction of its own. */
+static bool x86_lenient_directive(const char *name, size_t nlen, const char *args, size_t alen)
+{
+	if (word_ieq(name, nlen, "byte"))
+		return alen && all_operands(args, alen, "0x66");
+	if (word_ieq(name, nlen, "value") || word_ieq(name, nlen, "word") ||
+	    word_ieq(name, nlen, "hword") || word_ieq(name, nlen, "2byte") ||
+	    word_ieq(name, nlen, "short"))
+		return alen && all_operands(args, alen, "0x6666");
+	return false;
+}
+
 static bool x86_profiler_call(const char *line, size_t len)
 {
 	if (len < 2 || line[0] == '.' || !memchr(line, '1', len < 8 ? len : 8))
@@ -523,8 +755,13 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		return emit_fail(e, "'__x86_return_thunk_%s' is an indirect return, not a call: "
 				 "it takes .kcfi_branch_nocall", b->reg);
 
+	/* A memory target is loaded with what the branch said about it: the
+	 * segment of an fs/gs prefix word, the displacement's encoding. */
 	if (b->mem)
-		emit(e, "\tmovq\t%.*s, %%r11\n", (int)b->mem_len, b->mem);
+		emit(e, "\t%smovq\t%s%.*s, %%r11\n",
+		     b->flags & X86_DISP32 ? "{disp32} " : b->flags & X86_DISP8 ? "{disp8} " : "",
+		     b->flags & X86_FS ? "%fs:" : b->flags & X86_GS ? "%gs:" : "",
+		     (int)b->mem_len, b->mem);
 	else if (x86_moves_target(b))
 		emit(e, "\tmovq\t%%%s, %%r11\n", b->reg);
 
@@ -545,12 +782,17 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		emit(e, "\t%s\t__x86_indirect_thunk_r11\n", insn);
 		e->needs |= X86_NEEDS_THUNK_R11;
 	} else {
-		emit(e, "\t%.*s%s\t*%%r11\n", (int)b->prefix_len, b->prefix, insn);
+		/* The prefixes that stay with the branch, in one spelling. */
+		emit(e, "\t%s%s%s%s%s\t*%%r11\n", b->flags & X86_CS ? "cs " : "",
+		     b->flags & X86_DS ? "ds " : "", b->flags & X86_NOTRACK ? "notrack " : "",
+		     b->flags & X86_BND ? "bnd " : "", insn);
 	}
 	return 0;
 }
 
-/* P single-byte NOPs so that P + 5 + M is a multiple of the function's
+enum { X86_PAD_LINES = 64 };
+
+/* P single-byte NOPs (0x90) so that P + 5 + M is a multiple of the function's
  * alignment: the entry keeps its alignment and the id sits at entry-(M+4). */
 static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 {
@@ -562,8 +804,14 @@ static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 			emit(e, "\t%s\t%s\n", f->binding, f->cfi_sym);
 		emit(e, "\t.type\t%s, @function\n%s:\n", f->cfi_sym, f->cfi_sym);
 	}
-	for (unsigned i = 0; i < pad; i++)
-		emit(e, "\tnop\n");
+	/* Up to a cache line of them as the lines Clang prints; more
+	 * (aligned(1 << 24), .p2align 30) as one directive for the same bytes,
+	 * so that neither time nor the rewritten text grows with the alignment. */
+	if (pad < X86_PAD_LINES)
+		for (unsigned i = 0; i < pad; i++)
+			emit(e, "\tnop\n");
+	else
+		emit(e, "\t.fill\t%u, 1, 0x90\n", pad);
 	if (f->typed)
 		emit(e, "\tmovl\t$%u, %%eax\n\t.size\t%s, .-%s\n",
 		     x86_code_id(f->id), f->cfi_sym, f->cfi_sym);
@@ -589,6 +837,7 @@ const struct kcfi_arch arch_x86_64 = {
 	.seq_begin = x86_seq_begin,
 	.seq_step = x86_seq_step,
 	.profiler_call = x86_profiler_call,
+	.lenient_directive = x86_lenient_directive,
 	.tu_end = x86_tu_end,
 	.code_id = x86_code_id,
 	.comment = "#",

@@ -44,6 +44,13 @@ struct kcfi_branch {
 	const char *prefix;		/* instruction prefixes as written ("notrack ") */
 	size_t prefix_len;
 	unsigned flags;			/* backend-private */
+	/* Why no check can guard this indirect branch, or NULL.  Set by
+	 * classify() for spellings the assembler accepts as indirect branches
+	 * but a KCFI check cannot keep the meaning of (x86 far branches and
+	 * 16-bit targets, aarch64 pointer-authenticated branches, riscv jumps
+	 * to a register plus an offset): the core refuses them where a check
+	 * is due and lets annotations that check nothing pass them. */
+	const char *refuse;
 };
 
 /* Everything the core knows about one checked call site. */
@@ -136,6 +143,13 @@ struct kcfi_arch {
 	bool (*seq_begin)(const struct kcfi_branch *b, const char *stmt, size_t len);
 	enum seq_verdict (*seq_step)(enum seq_stmt kind, const char *text, size_t len,
 				     struct kcfi_branch *out, char *err, size_t err_size);
+	/* Optional: may the directive NAME ARGS (NAME without its dot) stand
+	 * between a lenient call-site directive (.kcfi_call_direct,
+	 * .kcfi_branch_nocall) and its branch, as part of a pattern the compiler
+	 * prints (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall)?  Data that
+	 * could encode an instruction of its own must not. */
+	bool (*lenient_directive)(const char *name, size_t name_len,
+				  const char *args, size_t args_len);
 	/* Optional: is LINE (a whole input line) a call of a named function that
 	 * the compiler prints by itself, outside any insn the plugin sees, in
 	 * the form of an indirect call (x86 -pg in PIC code)?  It passes

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "asmpass/pattern.h"
+#include "asmpass/stmt.h"
 
 pcre2_code *pattern_compile(const char *arch, const char *pattern)
 {
@@ -33,5 +34,17 @@ bool pattern_group(const PCRE2_SIZE *ov, uint32_t g, const char *s, const char *
 		return false;
 	*p = s + ov[2 * g];
 	*n = ov[2 * g + 1] - ov[2 * g];
+	return true;
+}
+
+bool pattern_group_lower(const PCRE2_SIZE *ov, uint32_t g, const char *s, char *dst, size_t size)
+{
+	const char *p;
+	size_t n;
+	if (!pattern_group(ov, g, s, &p, &n) || n >= size)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		dst[i] = ascii_lower(p[i]);
+	dst[n] = '\0';
 	return true;
 }

@@ -16,4 +16,8 @@ uint32_t pattern_group_number(pcre2_code *re, const char *name);
 /* Group G of the last match of S (ovector OV): true and *P, *N if it matched. */
 bool pattern_group(const PCRE2_SIZE *ov, uint32_t g, const char *s, const char **p, size_t *n);
 
+/* The same, copied to DST (SIZE bytes, NUL-terminated) in lower case; false
+ * if it did not match or does not fit. */
+bool pattern_group_lower(const PCRE2_SIZE *ov, uint32_t g, const char *s, char *dst, size_t size);
+
 #endif

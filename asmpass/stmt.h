@@ -52,6 +52,22 @@ static inline bool slice_eq(struct slice s, const char *lit)
 	return s.n == n && memcmp(s.p, lit, n) == 0;
 }
 
+/* GNU as reads mnemonics (and, on x86 and aarch64, register names) in any
+ * letter case: these compare a word of the input with a lower-case literal. */
+static inline char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static inline bool word_ieq(const char *p, size_t n, const char *lit)
+{
+	size_t i = 0;
+	for (; i < n && lit[i]; i++)
+		if (ascii_lower(p[i]) != lit[i])
+			return false;
+	return i == n && !lit[i];
+}
+
 static inline bool slice_starts(struct slice s, const char *lit)
 {
 	size_t n = strlen(lit);

@@ -76,6 +76,11 @@ struct tu {
 	struct section_state sec;
 	struct pending_call call;
 	struct buf call_prefix;		/* a prefix line ("cs") seen after it */
+	/* The line of a statement of prefixes alone ("rex.B", "data16") that
+	 * nothing has followed yet: the assembler applies them to the next
+	 * instruction, which would be a check or a preamble if a call-site
+	 * directive or .kcfi_func came now.  0: none. */
+	unsigned long prefix_line;
 	struct pending_func func;
 	/* .kcfi_reserved: general registers the program keeps, and why. */
 	uint64_t reserved;
@@ -450,6 +455,12 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 	if (t->call.active)
 		return fail(t, 0, "%s between %s (line %lu) and the branch it annotates",
 			    dir_name(d.kind), dir_name(t->call.kind), t->call.line);
+	if (t->prefix_line && (d.kind == KD_FUNC || d.kind == KD_CALL || d.kind == KD_CALL_UNCHECKED ||
+			       d.kind == KD_CALL_DIRECT || d.kind == KD_BRANCH_NOCALL))
+		return fail(t, 0, "%s after the prefix at line %lu: the assembler would apply the "
+			    "prefix to the code kcfi-as puts here, not to what the prefix was "
+			    "written for; put it on the line of its instruction",
+			    dir_name(d.kind), t->prefix_line);
 
 	int rc = 0;
 	switch (d.kind) {
@@ -546,12 +557,19 @@ static int finish_entry(struct tu *t)
 	return 0;
 }
 
+/* GNU as takes directive names in any letter case. */
+static bool dir_is(const struct stmt *s, const char *name)
+{
+	return word_ieq(s->name.p, s->name.n, name);
+}
+
+/* The alignment in bytes (GNU as takes up to 2^31 in ELF). */
 static unsigned parse_align(const struct tu *t, struct stmt *s)
 {
 	unsigned long v = strtoul(s->args.p, NULL, 0);
-	if (slice_eq(s->name, "p2align") || (slice_eq(s->name, "align") && t->arch->align_pow2))
-		return v <= 30 ? 1u << v : 1;
-	return v >= 1 && v <= (1ul << 30) ? (unsigned)v : 1;
+	if (dir_is(s, "p2align") || (dir_is(s, "align") && t->arch->align_pow2))
+		return v <= 31 ? 1u << v : 1;
+	return v >= 1 && v <= (1ul << 31) ? (unsigned)v : 1;
 }
 
 /* ---- statements -------------------------------------------------------- */
@@ -575,6 +593,7 @@ static bool is_trampoline_label(struct slice name)
 
 static int on_label(struct tu *t, struct stmt *s)
 {
+	t->prefix_line = 0;	/* a label ends a prefix (it stands alone) */
 	if (t->call.active)
 		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
@@ -594,16 +613,6 @@ static int on_label(struct tu *t, struct stmt *s)
 		t->func.prefix_line = t->loc.line;
 	}
 	return 0;
-}
-
-/* Directives GCC prints inside a call pattern: x86 TLS GD pads its call
- * with data bytes (.byte 0x66 / .value 0x6666), aarch64 marks the blr of a
- * TLS descriptor call with .tlsdesccall. */
-static bool is_padding_directive(struct slice name)
-{
-	return slice_eq(name, "byte") || slice_eq(name, "value") ||
-	       slice_eq(name, "hword") || slice_eq(name, "2byte") ||
-	       slice_eq(name, "tlsdesccall");
 }
 
 static bool lenient(const struct pending_call *c)
@@ -629,11 +638,17 @@ static int on_lenient(struct tu *t, const struct stmt *s)
 static int on_directive(struct tu *t, struct stmt *s)
 {
 	if (t->call.active && !is_debug_directive(s->name)) {
-		if (lenient(&t->call) && is_padding_directive(s->name))
+		/* Directives GCC prints inside a call pattern, as the backend
+		 * knows them (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall).
+		 * Other data could be an instruction of its own. */
+		if (lenient(&t->call) && t->arch->lenient_directive &&
+		    t->arch->lenient_directive(s->name.p, s->name.n, s->args.p, s->args.n))
 			return on_lenient(t, s);
 		return fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
 	}
+	if (!is_debug_directive(s->name))
+		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
 		record_early(t, s);
 	else if (t->arch->observe)
@@ -646,8 +661,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 		t->in_tramp = false;
 	/* GCC prints .intel_syntax (-masm=intel) before the plugin's first
 	 * word; inline assembly may switch syntax for itself and back. */
-	if (!t->in_app && (slice_eq(s->name, "intel_syntax") || slice_eq(s->name, "att_syntax"))) {
-		t->intel_syntax = s->name.p[0] == 'i';
+	if (!t->in_app && (dir_is(s, "intel_syntax") || dir_is(s, "att_syntax"))) {
+		t->intel_syntax = ascii_lower(s->name.p[0]) == 'i';
 		if (t->intel_syntax && t->instrumented)
 			return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
 	}
@@ -655,15 +670,14 @@ static int on_directive(struct tu *t, struct stmt *s)
 		return 0;
 	if (!t->func.active)
 		return 0;
-	if (slice_eq(s->name, "p2align") || slice_eq(s->name, "balign") || slice_eq(s->name, "align")) {
+	if (dir_is(s, "p2align") || dir_is(s, "balign") || dir_is(s, "align")) {
 		unsigned a = parse_align(t, s);
 		if (a > t->func.align)
 			t->func.align = a;
-	} else if (slice_eq(s->name, "globl") || slice_eq(s->name, "global") ||
-		   slice_eq(s->name, "weak")) {
+	} else if (dir_is(s, "globl") || dir_is(s, "global") || dir_is(s, "weak")) {
 		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
 		if (same_symbol(s->args, fname))
-			t->func.binding = slice_eq(s->name, "weak") ? ".weak" : ".globl";
+			t->func.binding = dir_is(s, "weak") ? ".weak" : ".globl";
 	}
 	return 0;
 }
@@ -806,6 +820,9 @@ static int annotated(struct tu *t, const struct pending_call *c, struct slice te
 	}
 	if (pass)
 		return pass_branch(t, line, n);
+	if (b->refuse)
+		return fail(t, 0, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
+			    "by KCFI: %s", (int)text.n, text.p, c->line, b->refuse);
 	if (t->arch->check_statements && c->reserve < t->arch->check_statements)
 		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
 			    "needs %u: branch ranges computed by the compiler would be wrong",
@@ -926,6 +943,7 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 	}
 	struct kcfi_branch b;
 	t->arch->classify(s->text.p, s->text.n, &b);
+	t->prefix_line = b.cls == INSN_PREFIX && !t->call.active ? t->loc.line : 0;
 	if (t->call.active && b.cls == INSN_PREFIX) {
 		/* Hold it: the check goes between prefix and branch otherwise. */
 		if (!alone_on_line(t, line, n, s))
@@ -1000,16 +1018,38 @@ static int statements(struct tu *t, const char *p, size_t n)
 
 /* The hot path: most lines are single instructions that no directive waits
  * for and that cannot branch.  Those need no statement splitting: the backend
- * classifies the line as it stands (a trailing comment cannot turn a
- * non-branch mnemonic into a branch), and anything else takes the full path. */
+ * classifies the line as it stands, and anything else takes the full path.
+ * So does a line with a comment: "blr x1 // why" is a branch that a
+ * backend's reading of whole statements would not see as one. */
 static bool plain_insn(struct tu *t, const char *p, size_t n)
 {
-	if (!t->instrumented || t->call.active || t->func.active || line_is_compound(p, n))
+	if (!t->instrumented || t->call.active || t->func.active || line_is_compound(p, n) ||
+	    memchr(p, t->arch->comment[0], n))
 		return false;
 	struct slice s = { p, n };
 	struct kcfi_branch b;
 	slice_trim(&s);
-	return t->arch->classify(s.p, s.n, &b) == INSN_OTHER;
+	if (t->arch->classify(s.p, s.n, &b) != INSN_OTHER)
+		return false;
+	t->prefix_line = 0;
+	return true;
+}
+
+/* A line marker "# 12 "file.c" 1" is a comment to us, but GNU as (every
+ * target here) reads statements after its file name: "# 12 "f.c"; call
+ * *%rax" calls.  Whatever follows the name is read as statements. */
+static int marker_line(struct tu *t, const char *p, size_t n)
+{
+	const char *q = memchr(p, '"', n), *end = p + n;
+	if (!q || !line_is_compound(q, (size_t)(end - q)))
+		return 0;
+	for (q++; q < end && *q != '"'; q++)
+		if (*q == '\\' && q + 1 < end)
+			q++;
+	if (q >= end)
+		return 0;
+	q++;
+	return statements(t, q, (size_t)(end - q));
 }
 
 static bool is_cfi_startproc(const char *p, size_t n)
@@ -1041,8 +1081,13 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_DEBUG:
 		if (!t->cfi && is_cfi_startproc(p, n))
 			t->cfi = true;
+		/* ".loc 1 2 3; call *%rax": the assembler reads on after ';'. */
+		if (line_is_compound(p, n))
+			r = statements(t, p, n);
 		break;
 	case ASMLINE_MARKER:
+		r = marker_line(t, p, n);
+		break;
 	case ASMLINE_BLANK:
 		break;
 	case ASMLINE_KCFI:

@@ -11,6 +11,8 @@ ASMPASS_TESTS = \
 	tests/asmpass/retpoline.sh \
 	tests/asmpass/directives.sh \
 	tests/asmpass/regs.sh \
-	tests/doc/manpages.sh
+	tests/doc/manpages.sh \
+	tests/asmpass/spellings.sh \
+	tests/asmpass/huge-align.sh
 TESTS += $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh

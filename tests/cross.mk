@@ -7,7 +7,8 @@ CROSS_TESTS = \
 	tests/cross/run.sh \
 	tests/cross/interop.sh \
 	tests/cross/stress.sh \
-	tests/cross/regs.sh
+	tests/cross/regs.sh \
+	tests/cross/spellings.sh
 TESTS += $(CROSS_TESTS)
 EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/trap-report.c \
 	tests/cross/units.h tests/cross/units-caller.c tests/cross/units-targets.c \
