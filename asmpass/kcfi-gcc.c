@@ -423,7 +423,7 @@ int main(int argc, char **argv)
 	if (d.enabled || d.version) {
 		if (!locate_tools(&d, !d.enabled)) {
 			if (!d.version)
-				return 1;
+				_exit(1);
 			free(d.plugin);
 			d.plugin = NULL;
 		}
@@ -434,10 +434,12 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < d.user.n; i++)
 		push(&out, d.user.v[i]);
-	if (d.help)
-		return print_help(&d, &out);
-	if (d.version)
-		return print_version(&d, &out);
+	/* _exit for the same reason as above: d and out stay allocated. */
+	if (d.help || d.version) {
+		int rc = d.help ? print_help(&d, &out) : print_version(&d, &out);
+		fflush(stdout);
+		_exit(rc);
+	}
 
 	execvp(d.cc, out.v);
 	fprintf(stderr, "kcfi-gcc: cannot run %s: %s\n", d.cc, strerror(errno));
