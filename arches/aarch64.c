@@ -204,6 +204,14 @@ static void a64_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 	emit(e, "%s:\n\t.word\t%u\n", f->cfi_sym, f->id);
 }
 
+/* BTI C (spelt as its hint, which every assembler takes): the stub is a
+ * target of indirect calls under -mbranch-protection=bti, a NOP elsewhere.
+ * The linker gives B a PLT entry or a veneer where TARGET is far. */
+static void a64_emit_stub_jump(struct emitter *e, const char *target)
+{
+	emit(e, "\thint\t34\n\tb\t%s\n", target);
+}
+
 /* GCC marks the blr of a TLS descriptor call with .tlsdesccall, between
  * the directive (.kcfi_call_direct) and the branch. */
 static bool a64_lenient_directive(const char *name, size_t nlen, const char *args, size_t alen)
@@ -226,6 +234,7 @@ const struct kcfi_arch arch_aarch64 = {
 	.classify = a64_classify,
 	.emit_check = a64_emit_check,
 	.emit_entry = a64_emit_entry,
+	.emit_stub_jump = a64_emit_stub_jump,
 	.gpr = a64_gpr,
 	.gpr_name = a64_gpr_name,
 	.check_clobbers = a64_check_clobbers,

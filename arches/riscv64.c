@@ -258,6 +258,13 @@ static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
 }
 
 /* As on aarch64: the id as data right before the prefix NOPs or the entry. */
+/* `tail` goes through t1 as the PLT does: no argument register is
+ * touched. */
+static void rv_emit_stub_jump(struct emitter *e, const char *target)
+{
+	emit(e, "\ttail\t%s\n", target);
+}
+
 static void rv_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 {
 	if (!f->typed)
@@ -405,6 +412,7 @@ const struct kcfi_arch arch_riscv64 = {
 	.classify = rv_classify,
 	.emit_check = rv_emit_check,
 	.emit_entry = rv_emit_entry,
+	.emit_stub_jump = rv_emit_stub_jump,
 	.tu_start = rv_tu_start,
 	.observe = rv_observe,
 	.gpr = rv_gpr,

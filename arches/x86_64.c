@@ -817,6 +817,13 @@ static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 		     x86_code_id(f->id), f->cfi_sym, f->cfi_sym);
 }
 
+/* ENDBR64 always: a stub may be the target of indirect calls in a program
+ * running with IBT, and it is a NOP everywhere else. */
+static void x86_emit_stub_jump(struct emitter *e, const char *target)
+{
+	emit(e, "\tendbr64\n\tjmp\t%s@PLT\n", target);
+}
+
 static bool x86_serves(const char *arch, size_t len, unsigned ptr_bits)
 {
 	return ptr_bits == 64 &&
@@ -830,6 +837,7 @@ const struct kcfi_arch arch_x86_64 = {
 	.classify = x86_classify,
 	.emit_check = x86_emit_check,
 	.emit_entry = x86_emit_entry,
+	.emit_stub_jump = x86_emit_stub_jump,
 	.gpr = x86_gpr,
 	.gpr_name = x86_gpr_name,
 	.check_clobbers = x86_check_clobbers,

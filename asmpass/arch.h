@@ -116,6 +116,10 @@ struct kcfi_arch {
 			  const struct kcfi_arch_opts *opts);
 	/* Emit what precedes a function entry: type id preamble or padding. */
 	void (*emit_entry)(struct emitter *e, const struct kcfi_entry *f);
+	/* The body of an extern stub (doc/extern-stubs.md): whatever an
+	 * indirect branch may land on first, then a jump to TARGET, a symbol
+	 * (quoted if it must be) that may live in a shared library. */
+	void (*emit_stub_jump)(struct emitter *e, const char *target);
 	/* Optional: set up O->isa for a new TU from O->march. */
 	void (*tu_start)(struct kcfi_arch_opts *o);
 	/* Optional: a directive (NAME without its dot) that may change how the

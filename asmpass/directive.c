@@ -218,6 +218,25 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 	return 0;
 }
 
+/* .kcfi_extern's optional operand after the id: ", stub" (doc/extern-stubs.md). */
+static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
+{
+	skip_blanks(c);
+	if (c->p >= c->end || *c->p != ',')
+		return 0;
+	c->p++;
+	skip_blanks(c);
+	struct slice key;
+	if (parse_word(c, &key))
+		return -1;
+	if (!slice_eq(key, "stub")) {
+		c->p -= key.n;
+		return fail(c, "unknown .kcfi_extern key");
+	}
+	d->stub = true;
+	return 0;
+}
+
 /* .kcfi_call's optional operands after the id: ", chain=REG" (the register
  * the call passes a static chain in). */
 static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
@@ -346,7 +365,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	case KD_EXTERN:
 		d->has_id = true;
 		rc = parse_name(&c, &d->name) || expect_comma(&c) ||
-		     parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id);
+		     parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id) || parse_extern_keys(&c, d);
 		break;
 	case KD_CALL:
 		d->has_id = true;

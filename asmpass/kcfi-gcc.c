@@ -198,6 +198,7 @@ struct driver {
 	struct x86_opts x86;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
+	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
 	bool help, version;
 	char *plugin;		/* the plugin for cc */
 	char *asdir;		/* the directory whose `as` is kcfi-as */
@@ -217,6 +218,28 @@ static void name_compiler(struct driver *d, const char *argv0)
 		d->triple = capture(d->cc, "-dumpmachine");
 	if (!d->triple)
 		d->triple = strdup(KCFI_NATIVE_TRIPLE);
+}
+
+/* Typed stubs for library functions (doc/extern-stubs.md) serve programs
+ * linked against uninstrumented libraries; where that cannot be what the
+ * user means, say so rather than build something else. */
+static bool extern_stubs_possible(const struct driver *d)
+{
+	const char *why = NULL;
+	if (!d->extern_stubs)
+		return true;
+	if (!d->enabled)
+		why = "it needs -fsanitize=kcfi";
+	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "kernel"))
+		why = "kernel code calls no uninstrumented library, and a stub's "
+		      "jump through the PLT is not kernel code";
+	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
+		why = "a stub reaches its function with a 32-bit displacement, "
+		      "which -mcmodel=large does not promise";
+	if (!why)
+		return true;
+	fprintf(stderr, "kcfi-gcc: error: -fsanitize-kcfi-extern-stubs: %s\n", why);
+	return false;
 }
 
 /* Take our options off the command line; keep the rest for the compiler.
@@ -265,6 +288,11 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			d->normalize = true;
 			continue;
 		}
+		if (!strcmp(a, "-fsanitize-kcfi-extern-stubs") ||
+		    !strcmp(a, "-fno-sanitize-kcfi-extern-stubs")) {
+			d->extern_stubs = a[2] != 'n';
+			continue;
+		}
 		if (!strcmp(a, "-fsanitize-kcfi-arity")) {
 			fprintf(stderr, "kcfi-gcc: -fsanitize-kcfi-arity is not supported "
 				"(Linux 6.12 decodes only the plain KCFI preamble)\n");
@@ -284,7 +312,7 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			d->version = true;
 		push(&d->user, a);
 	}
-	return true;
+	return extern_stubs_possible(d);
 }
 
 /* The plugin and the `as` directory: next to us in the build tree, else at
@@ -350,6 +378,8 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-Wa,--kcfi-hash=xxhash64");
 	if (d->normalize)
 		push(out, "-Wa,--kcfi-normalize-integers");
+	if (d->extern_stubs)
+		push(out, "-fplugin-arg-kcfi-extern-stubs");
 	if (d->cs_prefix)
 		push(out, "-Wa,--kcfi-cs-prefix");
 	char *witness = d->preprocess_only ? tool_witness(d->plugin, d->asdir) : NULL;
@@ -389,6 +419,10 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           rustc)\n"
 	       "  -fsanitize-cfi-icall-experimental-normalize-integers\n"
 	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
+	       "  -fsanitize-kcfi-extern-stubs\n"
+	       "                           address-taken functions the unit only declares\n"
+	       "                           (libc's) are reached through typed stubs\n"
+	       "                           (doc/extern-stubs.md; -fno-...: off again)\n"
 	       "  -mindirect-branch-cs-prefix\n"
 	       "                           also cs-prefixes the retpoline calls of the checks\n"
 	       "Environment: KCFI_CC (the compiler), KCFI_PLUGIN (the plugin),\n"
@@ -411,10 +445,10 @@ int main(int argc, char **argv)
 {
 	struct driver d = { 0 };
 	name_compiler(&d, argv[0]);
-	if (!read_options(&d, argc, argv))
-		return 1;
 	/* The argument vectors are dropped unfreed: _exit ends the process
 	 * without the exit-time leak report of sanitizer builds. */
+	if (!read_options(&d, argc, argv))
+		_exit(1);
 	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86))
 		_exit(1);
 

@@ -353,14 +353,55 @@ static bool clang_allows_typeid_name(struct slice s)
 	return s.n > 0;
 }
 
+/* .kcfi_extern NAME, ID, stub: __kcfi_stub_NAME, which the unit uses in
+ * place of NAME (doc/extern-stubs.md): a preamble with ID and a jump to
+ * NAME, hidden and in a COMDAT group of its own so that a program or a
+ * shared library keeps one and every pointer to NAME within it is equal. */
+static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32_t id)
+{
+	if (!t->arch->emit_stub_jump)
+		return fail(t, 0, "extern stubs are not implemented for %s", t->arch->name);
+	if (t->prefix_nops)
+		return fail(t, 0, "extern stubs cannot be combined with patchable prefix NOPs "
+			    "(-fpatchable-function-entry=N,M with M > 0)");
+	char stub[512], cfi[512], sect[512];
+	size_t n = unquoted(d->name).n;
+	if (n > sizeof(stub) - 32)
+		return fail(t, 0, "symbol name too long for an extern stub");
+	snprintf(stub, sizeof(stub), "%s", prefixed_symbol(t, "__kcfi_stub_", d->name));
+	snprintf(cfi, sizeof(cfi), "%s", prefixed_symbol(t, "__cfi___kcfi_stub_", d->name));
+	snprintf(sect, sizeof(sect), "%s", prefixed_symbol(t, ".text.__kcfi_stub_", d->name));
+	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
+	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t16\n",
+	     sect, stub);
+	struct kcfi_entry e = { .cfi_sym = cfi, .binding = ".globl", .typed = true,
+				.id = id, .align = 16 };
+	t->arch->emit_entry(&em, &e);
+	emit(&em, "\t.hidden\t%s\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
+	     cfi, stub, stub, stub, stub);
+	if (t->cfi)
+		emit(&em, "\t.cfi_startproc\n");
+	char target[512];
+	snprintf(target, sizeof(target), "%.*s", (int)d->name.n, d->name.p);
+	t->arch->emit_stub_jump(&em, target);
+	if (t->cfi)
+		emit(&em, "\t.cfi_endproc\n");
+	emit(&em, "\t.size\t%s, .-%s\n\t.popsection\n", stub, stub);
+	t->stats.stubs++;
+	return 0;
+}
+
 static int on_extern(struct tu *t, const struct kcfi_directive *d)
 {
 	const struct type_entry *e = need_type(t, d);
 	if (!e)
 		return -1;
+	if (d->stub && emit_extern_stub(t, d, e->id))
+		return -1;
 	if (!clang_allows_typeid_name(d->name)) {
 		t->stats.typeids_skipped++;
-		return 0;
+		return d->stub;
 	}
 	/* The value is what code compares against, so on x86 it is masked like
 	 * every preamble and call site (SYM_TYPED_FUNC_START puts it in one). */

@@ -29,6 +29,7 @@ struct tu_stats {
 	unsigned padded;		/* untyped entries (padding only) */
 	unsigned typeids;		/* __kcfi_typeid_ symbols */
 	unsigned typeids_skipped;	/* names Clang would not allow either */
+	unsigned stubs;			/* extern stubs (doc/extern-stubs.md) */
 	/* The type cache (typeids/typeid.h): prototypes put together from
 	 * known pieces, and known parameters inside parsed ones. */
 	unsigned long types_assembled, params_reused;

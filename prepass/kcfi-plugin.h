@@ -69,7 +69,8 @@ unsigned kcfi_intern (const char *text);
 /* output.cc: directive lines (written at once), preambles.  */
 void kcfi_define_type (unsigned id);
 void kcfi_write_func (tree decl, unsigned id);	/* .kcfi_func */
-void kcfi_write_extern (tree decl, unsigned id);	/* .kcfi_extern */
+void kcfi_write_extern (tree decl, unsigned id, const char *stub_target);
+						/* .kcfi_extern */
 void kcfi_prefetch_symbol (tree decl, unsigned step);
 void kcfi_write_reserved (const char *reg, const char *kind, const char *why);
 /* The lines written while one exists go out together when it ends: no
@@ -106,6 +107,11 @@ unsigned kcfi_lower_typeinfo (function *);
 void kcfi_emit_typeinfo (void);
 /* trampolines.cc: the address of a nested function, refused */
 void kcfi_refuse_trampolines (function *fun, bool unchecked);
+/* extern-stubs.cc: -fplugin-arg-kcfi-extern-stubs (doc/extern-stubs.md) */
+extern bool kcfi_extern_stubs;
+void kcfi_rename_extern_stubs (void);
+const char *kcfi_extern_stub_target (tree decl);	/* NULL: not a stub */
+bool kcfi_extern_stub_needed_p (cgraph_node *node);
 /* typeinfo-diag.cc: their misuse, worded as GCC's built-ins word it */
 void kcfi_wrap_typeinfo_diagnostics (void);
 

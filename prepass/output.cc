@@ -96,13 +96,13 @@ put_name (const char *name)
 /* The symbol as the assembler sees it: encoding and '*' stripped, the user
    label prefix added where assemble_name would add it.  */
 static void
-put_symbol (tree decl)
+put_symbol (tree decl, const char *bare_name = NULL)
 {
   rtx rtl = DECL_RTL_IF_SET (decl);
   const char *raw = rtl && MEM_P (rtl) && SYMBOL_REF_P (XEXP (rtl, 0))
 		    ? XSTR (XEXP (rtl, 0), 0)
 		    : IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
-  const char *name = targetm.strip_name_encoding (raw);
+  const char *name = bare_name ? bare_name : targetm.strip_name_encoding (raw);
   const char *prefix = raw[0] != '*' ? user_label_prefix : "";
   bool bare = true;
   for (const char *part : { prefix, name })
@@ -176,13 +176,17 @@ kcfi_write_reserved (const char *reg, const char *kind, const char *why)
   end_line ();
 }
 
+/* STUB_TARGET: DECL is the stub of that function (extern-stubs.cc), and
+   the directive names the function.  */
 void
-kcfi_write_extern (tree decl, unsigned id)
+kcfi_write_extern (tree decl, unsigned id, const char *stub_target)
 {
   line += "\t.kcfi_extern ";
-  put_symbol (decl);
+  put_symbol (decl, stub_target);
   line += ", ";
   put (id);
+  if (stub_target)
+    line += ", stub";
   end_line ();
 }
 

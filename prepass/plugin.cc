@@ -10,6 +10,8 @@
  *                              a nested function (trampoline)
  *   ALL_IPA_PASSES_START (cc1) record function types before    here
  *                              free_lang_data; LTO guard asm
+ *                              rename extern functions to      extern-stubs.cc
+ *                              their stubs (opt-in)
  *   after "einline" (cc1)      ICF guard                       gimple-passes.cc
  *   before "pre"               tail-merge guard                gimple-passes.cc
  *   after "expand"             call markers                    rtl-passes.cc
@@ -138,6 +140,7 @@ all_ipa_passes_start (void *, void *)
     return;
   double start = stats ? thread_cpu_ms () : 0;
   record_types ();
+  kcfi_rename_extern_stubs ();
   if (stats)
     types_ms += thread_cpu_ms () - start;
 }
@@ -181,7 +184,8 @@ record_types (void)
 }
 
 /* An address-taken function this TU does not define gets .kcfi_extern so
-   that assembly code can find its type as __kcfi_typeid_NAME.  Builtins
+   that assembly code can find its type as __kcfi_typeid_NAME; one renamed
+   to its stub gets it whenever the unit uses the stub (extern-stubs.cc).  Builtins
    the user never declared have no symbol to speak of; an LTO partition's
    neighbours' functions are not external declarations.  */
 static void
@@ -190,8 +194,9 @@ write_externs (void)
   auto_vec<cgraph_node *> externs;
   cgraph_node *node;
   FOR_EACH_FUNCTION (node)
-    if (!node->alias && node->address_taken && !defined_here_p (node)
-	&& !node->in_other_partition)
+    if (!node->alias && !defined_here_p (node) && !node->in_other_partition
+	&& (kcfi_extern_stub_target (node->decl)
+	    ? kcfi_extern_stub_needed_p (node) : node->address_taken))
       externs.safe_push (node);
   /* How many functions ahead each step of put_symbol's loads is asked
      for, as in all_ipa_passes_start.  */
@@ -216,7 +221,7 @@ write_externs (void)
 	}
       unsigned id = kcfi_type_id (type);
       kcfi_define_type (id);
-      kcfi_write_extern (decl, id);
+      kcfi_write_extern (decl, id, kcfi_extern_stub_target (decl));
     }
 }
 
@@ -265,6 +270,8 @@ static plugin_info kcfi_info = {
   "Annotates assembly for kcfi-as (doc/directives.md).\n"
   "  -fplugin-arg-kcfi-reserve=K   statements each .kcfi_call reserves "
   "(default: per target, see doc/directives.md)\n"
+  "  -fplugin-arg-kcfi-extern-stubs   address-taken functions the unit "
+  "only declares are reached through typed stubs (doc/extern-stubs.md)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
   "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
@@ -292,6 +299,11 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  stats = true;
 	  continue;
 	}
+      if (!strcmp (a.key, "extern-stubs") && !a.value)
+	{
+	  kcfi_extern_stubs = true;
+	  continue;
+	}
       if (!strcmp (a.key, "transparent-union") && a.value
 	  && (!strcmp (a.value, "member") || !strcmp (a.value, "union")))
 	{
@@ -303,8 +315,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
       if (!end || *end || kcfi_reserve < 1 || kcfi_reserve > 64)
 	{
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
-		 "only %<reserve=1..64%>, %<transparent-union=member|union%> "
-		 "and %<stats%> are known", name, a.key,
+		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
+		 "%<extern-stubs%> and %<stats%> are known", name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;
 	}

@@ -1,0 +1,146 @@
+#!/bin/sh
+# GNU binutils 2.40 (Debian's binutils-source) built with each compiler mode
+# and run through its own DejaGnu suites (check-binutils, check-gas,
+# check-ld), every KCFI trap logged by the preloaded SIGILL reporter
+# (tests/e2e/sigill-report.c) and grouped by call site and target.
+#
+#   sh bench/binutils-suites.sh BUILDDIR [MODE...]
+#   MODE: gcc | kcfi | clang | kcfi-stubs   (default: all four)
+#
+# gcc:        plain gcc -O2 -g (the baseline)
+# kcfi:       BUILDDIR/kcfi-gcc -O2 -g -fsanitize=kcfi
+# clang:      clang-19 -O2 -g -fsanitize=kcfi (the peer)
+# kcfi-stubs: as kcfi, plus -fsanitize-kcfi-extern-stubs
+#
+# Work tree: $KCFI_BINUTILS_WORK (default /var/tmp/kcfi-binutils), outside
+# the repository.  A mode's build and results are reused while its compiler
+# is the same (key: the compiler's --version and, for kcfi-gcc, the bytes of
+# the plugin and of kcfi-as).  Each mode takes 20-30 min on 2 cores.
+# Prints the pass/fail table and the trap table; writes both to
+# $WORK/report.md.  Exit status: 0 when every mode ran.
+set -eu
+B=$(cd "${1:?usage: binutils-suites.sh BUILDDIR [MODE...]}" && pwd)
+shift
+[ $# -gt 0 ] || set -- gcc kcfi clang kcfi-stubs
+SRC_TAR=/usr/src/binutils/binutils-2.40.tar.xz
+WORK=${KCFI_BINUTILS_WORK:-/var/tmp/kcfi-binutils}
+HERE=$(cd "$(dirname "$0")" && pwd)
+JOBS=$(nproc 2>/dev/null || echo 2)
+[ -f "$SRC_TAR" ] || { echo "binutils-suites: $SRC_TAR missing (apt-get install binutils-source dejagnu texinfo)" >&2; exit 2; }
+command -v runtest >/dev/null || { echo "binutils-suites: runtest missing (apt-get install dejagnu)" >&2; exit 2; }
+mkdir -p "$WORK"
+if [ ! -f "$WORK/src/.unpacked" ]; then
+	rm -rf "$WORK/src" && mkdir -p "$WORK/src"
+	tar -xJf "$SRC_TAR" -C "$WORK/src" --strip-components=1
+	touch "$WORK/src/.unpacked"
+fi
+REPORTER=$WORK/sigill-report.so
+gcc -shared -fPIC -O2 -o "$REPORTER" "$HERE/../tests/e2e/sigill-report.c"
+
+compiler_of() {		# MODE -> CC and CFLAGS
+	case $1 in
+	gcc)	CC=gcc; CFLAGS="-O2 -g" ;;
+	kcfi)	CC=$B/kcfi-gcc; CFLAGS="-O2 -g -fsanitize=kcfi" ;;
+	clang)	CC=clang-19; CFLAGS="-O2 -g -fsanitize=kcfi" ;;
+	kcfi-stubs) CC=$B/kcfi-gcc; CFLAGS="-O2 -g -fsanitize=kcfi -fsanitize-kcfi-extern-stubs" ;;
+	*)	echo "binutils-suites: unknown mode $1" >&2; exit 2 ;;
+	esac
+}
+key_of() {		# MODE -> a hash of everything that decides its build
+	compiler_of "$1"
+	{
+		echo "$CC $CFLAGS"
+		"$CC" --version 2>&1
+		case $1 in kcfi*)
+			cat "$B/prepass/plugins/$(gcc -dumpmachine)/kcfi.so" "$B/asmpass/bin/as" ;;
+		esac
+	} | sha256sum | cut -c1-16
+}
+
+run_mode() {
+	m=$1
+	compiler_of "$m"
+	key=$(key_of "$m")
+	d=$WORK/$m
+	if [ -f "$d/done" ] && [ "$(cat "$d/done")" = "$key" ]; then
+		echo "binutils-suites: $m: reusing $d (same compiler)"
+		return 0
+	fi
+	rm -rf "$d" && mkdir -p "$d/build"
+	echo "binutils-suites: $m: building with $CC $CFLAGS ($(date +%T))"
+	(cd "$d/build" && "$WORK/src/configure" --disable-gdb --disable-gdbserver --disable-sim \
+		--disable-gprofng --disable-gold --disable-nls --disable-werror --disable-readline \
+		CC="$CC" CFLAGS="$CFLAGS" >"$d/configure.log" 2>&1 &&
+	 make -j"$JOBS" all-binutils all-gas all-ld >"$d/make.log" 2>&1) ||
+		{ echo "binutils-suites: $m: build failed, see $d/make.log" >&2; tail -20 "$d/make.log" >&2; return 1; }
+	echo "binutils-suites: $m: running the suites ($(date +%T))"
+	: >"$d/traps.log"
+	(cd "$d/build" && LD_PRELOAD=$REPORTER KCFI_TRAP_LOG=$d/traps.log \
+		make -j"$JOBS" -k check-binutils check-gas check-ld >"$d/check.log" 2>&1) || true
+	for s in binutils/binutils.sum gas/testsuite/gas.sum ld/ld.sum; do
+		[ -f "$d/build/$s" ] && cp "$d/build/$s" "$d/"
+	done
+	symbolize "$d"
+	echo "$key" >"$d/done"
+	echo "binutils-suites: $m: done ($(date +%T))"
+}
+
+# traps.log -> traps.txt: "site-function<TAB>site-file:line<TAB>target<TAB>class"
+symbolize() {
+	while read -r _ site target sym expected preamble; do
+		sfile=${site#site=}; soff=${sfile##*+}; sfile=${sfile%+*}
+		tfile=${target#target=}; toff=${tfile##*+}; tfile=${tfile%+*}
+		sym=${sym#sym=}; preamble=${preamble#preamble=}
+		set -- $(addr2line -f -e "$sfile" "$soff" 2>/dev/null | tr '\n' ' ')
+		sfn=${1:-?} sline=${2:-?}
+		if [ "$sym" = "?" ]; then
+			sym=$(addr2line -f -e "$tfile" "$toff" 2>/dev/null | head -1)
+		fi
+		[ "$preamble" = none ] && class="uninstrumented target" || class="prototype mismatch"
+		printf '%s\t%s\t%s\t%s\n' "$sfn" "${sline##*/}" "$sym ($(basename "$tfile"))" "$class"
+	done <"$1/traps.log" >"$1/traps.txt"
+}
+
+for m in "$@"; do run_mode "$m"; done
+
+# The tables, over every mode that has results.
+count() {	# SUMFILE WHAT
+	[ -f "$1" ] || { echo "-"; return; }
+	grep -c "^$2:" "$1" || true
+}
+{
+	echo "| suite | $(for m in gcc kcfi clang kcfi-stubs; do [ -f "$WORK/$m/done" ] && printf '%s pass/fail | ' "$m"; done)"
+	echo "|---|$(for m in gcc kcfi clang kcfi-stubs; do [ -f "$WORK/$m/done" ] && printf -- '---|'; done)"
+	for s in binutils gas ld; do
+		printf '| %s |' "$s"
+		for m in gcc kcfi clang kcfi-stubs; do
+			[ -f "$WORK/$m/done" ] || continue
+			printf ' %s/%s |' "$(count "$WORK/$m/$s.sum" PASS)" "$(count "$WORK/$m/$s.sum" FAIL)"
+		done
+		echo
+	done
+	echo
+	for m in gcc kcfi clang kcfi-stubs; do
+		[ -f "$WORK/$m/done" ] || continue
+		echo "### traps, $m: $(wc -l <"$WORK/$m/traps.txt") in all"
+		echo
+		[ -s "$WORK/$m/traps.txt" ] || { echo "(none)"; echo; continue; }
+		echo "| traps | call site | target | class |"
+		echo "|---|---|---|---|"
+		# A mismatch only one compiler reports is marked for a closer look.
+		sort "$WORK/$m/traps.txt" | uniq -c | sort -rn | while read -r n rest; do
+			sfn=$(printf '%s' "$rest" | cut -f1); sline=$(printf '%s' "$rest" | cut -f2)
+			tgt=$(printf '%s' "$rest" | cut -f3); class=$(printf '%s' "$rest" | cut -f4)
+			if [ "$class" = "prototype mismatch" ]; then
+				other=clang; [ "$m" = clang ] && other=kcfi
+				if [ -f "$WORK/$other/traps.txt" ] &&
+				   ! cut -f1,3 "$WORK/$other/traps.txt" | grep -qxF "$(printf '%s\t%s' "$sfn" "$tgt")"; then
+					class="prototype mismatch, $m only (ours, or an optimisation difference)"
+				fi
+			fi
+			echo "| $n | $sfn ($sline) | $tgt | $class |"
+		done
+		echo
+	done
+} >"$WORK/report.md"
+cat "$WORK/report.md"

@@ -1,0 +1,103 @@
+/* -fplugin-arg-kcfi-extern-stubs: typed stubs for functions the unit only
+ * declares (doc/extern-stubs.md).
+ *
+ * A program that takes the address of a libc function (calloc, free,
+ * strcmp) and calls it through a pointer traps under KCFI: libc has no
+ * preambles.  In this mode every such function's assembler name becomes
+ * __kcfi_stub_NAME, in cc1, before anything is expanded or streamed, so
+ * that every reference the unit makes (the address as well as the direct
+ * calls, which keeps function pointers comparable within the program)
+ * reaches a stub.  kcfi-as defines the stub from `.kcfi_extern NAME, ID,
+ * stub`: a preamble with the declared type's id and a jump to NAME, in a
+ * COMDAT group so that a program has one copy.
+ *
+ * Renaming rather than rewriting the uses is what makes it complete: GCC
+ * prints the name wherever the function appears, in code and in static
+ * initializers alike, on every architecture and under LTO.
+ */
+#include "kcfi-plugin.h"
+#include "rtl.h"
+#include "target.h"
+
+bool kcfi_extern_stubs;
+
+static const char stub_prefix[] = "__kcfi_stub_";
+
+/* The name of the function DECL's stub leads to, if DECL is a stub.  */
+const char *
+kcfi_extern_stub_target (tree decl)
+{
+  if (!DECL_ASSEMBLER_NAME_SET_P (decl))
+    return NULL;
+  const char *name = targetm.strip_name_encoding (
+    IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl)));
+  size_t up = strlen (user_label_prefix);
+  if (strncmp (name, user_label_prefix, up))
+    return NULL;
+  name += up;
+  if (strncmp (name, stub_prefix, sizeof stub_prefix - 1))
+    return NULL;
+  return name + sizeof stub_prefix - 1;
+}
+
+/* Which declarations get a stub.  Not a weak one: its address may be null
+   and the program may test that, which a stub's address never is.  Not
+   builtins nobody declared, nor aliases and weakrefs, which name another
+   symbol of the program.  */
+static bool
+wants_stub (cgraph_node *node)
+{
+  tree decl = node->decl;
+  return node->address_taken && !node->alias && !node->weakref
+	 && !node->transparent_alias && !node->definition
+	 && DECL_EXTERNAL (decl) && !DECL_WEAK (decl)
+	 && !DECL_IS_UNDECLARED_BUILTIN (decl)
+	 && !fndecl_built_in_p (decl, BUILT_IN_MD)
+	 && kcfi_function_type_recorded_p (decl)
+	 && !kcfi_extern_stub_target (decl);
+}
+
+void
+kcfi_rename_extern_stubs (void)
+{
+  if (!kcfi_extern_stubs)
+    return;
+  cgraph_node *node;
+  auto_vec<cgraph_node *> renamed;
+  FOR_EACH_FUNCTION (node)
+    if (wants_stub (node))
+      renamed.safe_push (node);
+  for (cgraph_node *n : renamed)
+    {
+      tree decl = n->decl;
+      const char *raw = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+      const char *name = targetm.strip_name_encoding (raw);
+      /* A user's asm("name") (raw "*name") names the symbol exactly; the
+	 stub's name keeps that exactness.  */
+      bool exact = raw[0] == '*';
+      char *stub = xasprintf ("%s%s%s%s", exact ? "*" : "",
+			      exact ? "" : user_label_prefix, stub_prefix, name);
+      /* No RTL exists yet for a function this unit only declares; if some
+	 had been made, it would carry the old name.  */
+      if (DECL_RTL_SET_P (decl))
+	SET_DECL_RTL (decl, NULL_RTX);
+      symtab->change_decl_assembler_name (decl, get_identifier (stub));
+      free (stub);
+    }
+}
+
+/* Does this output file need DECL's stub?  Only if it printed the name:
+   the address may have been folded into direct calls, which go through the
+   stub as well, or the uses may all have been optimised away, and then a
+   stub would pull in a function nothing calls.  */
+bool
+kcfi_extern_stub_needed_p (cgraph_node *node)
+{
+  tree decl = node->decl;
+  if (node->alias || node->definition || !kcfi_extern_stub_target (decl))
+    return false;
+  /* assemble_name marks the identifier of the name as printed.  */
+  tree printed = maybe_get_identifier (targetm.strip_name_encoding (
+    IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl))));
+  return printed && TREE_SYMBOL_REFERENCED (printed);
+}
