@@ -82,8 +82,26 @@ kcfi_rename_extern_stubs (void)
       if (DECL_RTL_SET_P (decl))
 	SET_DECL_RTL (decl, NULL_RTX);
       symtab->change_decl_assembler_name (decl, get_identifier (stub));
+      /* assemble_name marks the identifier of the name without its '*'
+	 as referenced (kcfi_extern_stub_needed_p), but only one that
+	 exists.  */
+      get_identifier (targetm.strip_name_encoding (stub));
       free (stub);
     }
+}
+
+/* lto1 reads the stubs' names as cc1 made them; give the ones written
+   with '*' their bare identifier too, as kcfi_rename_extern_stubs did in
+   cc1, before anything is printed.  */
+void
+kcfi_prepare_extern_stubs (void)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (DECL_ASSEMBLER_NAME_SET_P (node->decl)
+	&& kcfi_extern_stub_target (node->decl))
+      get_identifier (targetm.strip_name_encoding (
+	IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (node->decl))));
 }
 
 /* Does this output file need DECL's stub?  Only if it printed the name:

@@ -137,7 +137,10 @@ static void
 all_ipa_passes_start (void *, void *)
 {
   if (in_lto_p)
-    return;
+    {
+      kcfi_prepare_extern_stubs ();
+      return;
+    }
   double start = stats ? thread_cpu_ms () : 0;
   record_types ();
   kcfi_rename_extern_stubs ();

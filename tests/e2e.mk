@@ -20,6 +20,7 @@
 #   refused      options kcfi-gcc refuses up front, and neighbours that work
 #   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
 #   ccache       CC="ccache kcfi-gcc" misses after the plugin or kcfi-as changed
+#   extern-stubs -fsanitize-kcfi-extern-stubs: libc through pointers, typed
 E2E_TESTS = \
 	tests/e2e/demo.sh \
 	tests/e2e/preambles.sh \
@@ -38,7 +39,8 @@ E2E_TESTS = \
 	tests/e2e/nested.sh \
 	tests/e2e/refused.sh \
 	tests/e2e/install.sh \
-	tests/e2e/ccache.sh
+	tests/e2e/ccache.sh \
+	tests/e2e/extern-stubs.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \
@@ -47,4 +49,5 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/qualifiers-run.c tests/e2e/salt-run.c tests/e2e/addrspace-run.c \
 	tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
 	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c \
+	tests/e2e/extern-stubs-run.c tests/e2e/extern-stubs-peer.c \
 	tests/README.md

@@ -1,0 +1,19 @@
+/* Another unit, or a shared library, handing out libc's addresses
+ * (tests/e2e/extern-stubs.sh). */
+#include <stdlib.h>
+#include <string.h>
+
+typedef void free_fn(void *);
+typedef int cmp_fn(const char *, const char *);
+
+free_fn *peer_free(void)
+{
+	free_fn *volatile f = free;
+	return f;
+}
+
+cmp_fn *peer_strcmp(void)
+{
+	cmp_fn *volatile f = strcmp;
+	return f;
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md): libc functions called
+# through pointers run instead of trapping, checked against the type the
+# program declared them with; a wrongly typed pointer still traps; pointers
+# to one function are equal across the program's units (and, as documented,
+# not equal to libc's own address or to a shared library's); a weak
+# declaration keeps its null address; LTO and asm("name") declarations
+# work; what cannot be honoured is refused with a message.
+. "$top_srcdir/tests/e2e/lib.sh"
+
+RUN=$E2E/extern-stubs-run.c PEER=$E2E/extern-stubs-peer.c
+stubs() { kgcc -fsanitize-kcfi-extern-stubs "$@"; }
+# runs EXE ARG LINE...: EXE ARG exits 0 and prints exactly LINE...
+runs() {
+	exe=$1 arg=$2; shift 2
+	"$exe" "$arg" >"$T/out" || { echo "exit status $?"; cat "$T/out"; return 1; }
+	printf '%s\n' "$@" | diff -u - "$T/out"
+}
+
+# The peers' behaviour, which the mode exists to change.
+if kgcc -O2 -o "$T/plain" "$RUN" "$PEER"; then
+	check "without the mode: calloc through a pointer traps" run_to_sigill "$T/plain" calls
+	check "without the mode: addresses are libc's" runs "$T/plain" equal \
+		"units: equal" "table: equal" "dlsym: equal" "weak: null"
+else
+	fail "extern-stubs-run.c builds without the mode"
+fi
+
+for o in -O0 -O2; do
+	if ! stubs $o -o "$T/stubs$o" "$RUN" "$PEER"; then
+		fail "extern-stubs-run.c builds with the mode at $o"
+		continue
+	fi
+	check "calloc, free, strcmp and asm(\"abs\") through pointers run at $o" \
+		runs "$T/stubs$o" calls "calls: ok"
+	check "a pointer made in another unit is called at $o" runs "$T/stubs$o" peer-call "peer strcmp: ok"
+	check "free called as int (int) still traps at $o" run_to_sigill "$T/stubs$o" wrong-type
+	check "one address per function in the program, not libc's; weak stays null at $o" \
+		runs "$T/stubs$o" equal "units: equal" "table: equal" "dlsym: different" "weak: null"
+done
+
+# The stubs carry the declared prototypes' ids, in one COMDAT group each,
+# hidden; the weak declaration gets none.
+if stubs -O2 -c -o "$T/run.o" "$RUN" && decoded "$T/run.o"; then
+	check "__kcfi_stub_calloc: preamble of void *(size_t, size_t)" sh -c \
+		"grep -q '^preamble __cfi___kcfi_stub_calloc type=$(id FPvmmE)' '$T/run.o.chk'"
+	check "__kcfi_stub_free: preamble of void (void *)" sh -c \
+		"grep -q '^preamble __cfi___kcfi_stub_free type=$(id FvPvE)' '$T/run.o.chk'"
+	check "__kcfi_stub_abs (asm name): preamble of int (int)" sh -c \
+		"grep -q '^preamble __cfi___kcfi_stub_abs type=$(id FiiE)' '$T/run.o.chk'"
+	check "stubs are COMDAT groups" sh -c \
+		"'$READELF' -gW '$T/run.o' | grep -q 'COMDAT group section \\[.*\\] \`.group. \\[__kcfi_stub_free\\]'"
+	check "stubs are hidden" sh -c \
+		"'$READELF' -sW '$T/run.o' | grep -E 'FUNC +GLOBAL +HIDDEN .* __kcfi_stub_calloc$'"
+	check "no stub for the weak declaration" sh -c "! '$READELF' -sW '$T/run.o' | grep -q __kcfi_stub_nowhere"
+	check "__kcfi_typeid_free still defined" sh -c "[ '$(typeid "$T/run.o" free)' = '$(id FvPvE)' ]"
+else
+	fail "extern-stubs-run.c compiles to an object with the mode"
+fi
+
+# Under LTO the stubs are made in the link-time code generator.
+if stubs -O2 -flto -o "$T/lto" "$RUN" "$PEER"; then
+	check "LTO: library calls through pointers run" runs "$T/lto" calls "calls: ok"
+	check "LTO: free called as int (int) still traps" run_to_sigill "$T/lto" wrong-type
+else
+	fail "extern-stubs-run.c builds with the mode and -flto"
+fi
+
+# Across a shared library: each object has its own stub, both typed.
+if stubs -O2 -shared -fPIC -o "$T/libpeer.so" "$PEER" &&
+   stubs -O2 -o "$T/withlib" "$RUN" -L"$T" -lpeer -Wl,-rpath,"$T"; then
+	check "shared library: its pointers are called from the program" runs "$T/withlib" peer-call "peer strcmp: ok"
+	check "shared library: its stub is its own (addresses differ, as documented)" \
+		runs "$T/withlib" equal "units: different" "table: equal" "dlsym: different" "weak: null"
+else
+	fail "the peer builds as a shared library with the mode"
+fi
+# A unit built without the mode hands out libc's own address: that call traps.
+if kgcc -O2 -c -o "$T/peer-plain.o" "$PEER" && stubs -O2 -c -o "$T/run2.o" "$RUN" &&
+   gcc -o "$T/mixed" "$T/run2.o" "$T/peer-plain.o"; then
+	check "a pointer from a unit without the mode traps (documented)" run_to_sigill "$T/mixed" peer-call
+else
+	fail "mixed build"
+fi
+
+# What the mode cannot honour is refused.
+refused() {	# MESSAGE-PATTERN ARGS...
+	pat=$1; shift
+	! "$KCFI_GCC" "$@" -c -o "$T/refused.o" "$RUN" 2>"$T/refused.err" &&
+		grep -q "$pat" "$T/refused.err" || { cat "$T/refused.err"; false; }
+}
+check "refused without -fsanitize=kcfi" refused "extern-stubs: it needs -fsanitize=kcfi" -fsanitize-kcfi-extern-stubs
+check "refused with -mcmodel=kernel" refused "extern-stubs: kernel code" \
+	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=kernel
+check "refused with -mcmodel=large" refused "extern-stubs: a stub reaches" \
+	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=large
+check "refused with patchable prefix NOPs, naming the line" refused \
+	"\\.s:[0-9]*: error: extern stubs cannot be combined with patchable prefix NOPs" \
+	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -fpatchable-function-entry=4,2
+check "-fno-sanitize-kcfi-extern-stubs turns it off again" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -fno-sanitize-kcfi-extern-stubs -S -o - '$RUN' | grep -q '.kcfi_extern free, [0-9]*\$'"
+finish
