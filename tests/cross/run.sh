@@ -42,6 +42,23 @@ for t in $TS; do
 		fail "$t: salt-run.c builds"
 	fi
 
+	# -fsanitize-kcfi-extern-stubs (tests/e2e/extern-stubs.sh natively):
+	# libc through pointers runs with the mode, traps without it, and a
+	# wrongly typed pointer traps with it.
+	es="$top_srcdir/tests/e2e/extern-stubs-run.c $top_srcdir/tests/e2e/extern-stubs-peer.c"
+	if kx "$t" -O2 -o "$T/es-$t" $es && kx "$t" -O2 -fsanitize-kcfi-extern-stubs -o "$T/ess-$t" $es; then
+		check "$t extern stubs: libc through pointers traps without the mode" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/es-$t calls >$T/es.out 2>&1; test \$? -eq 133"
+		check "$t extern stubs: runs with the mode" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/ess-$t calls >$T/es.out 2>&1 && grep -qx 'calls: ok' $T/es.out"
+		check "$t extern stubs: one address per function in the program" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/ess-$t equal >$T/es.out 2>&1 && grep -qx 'units: equal' $T/es.out"
+		check "$t extern stubs: a wrongly typed pointer still traps" sh -c \
+			"$(qemu_of "$t") -L /usr/$t $T/ess-$t wrong-type >$T/es.out 2>&1; test \$? -eq 133"
+	else
+		fail "$t: extern-stubs-run.c builds"
+	fi
+
 	# The demo: the matched call runs, the mismatched one traps.
 	if kx "$t" -O2 -no-pie -o "$T/demo-$t" "$top_srcdir/demo/demo.c" "$T/report-$t.o"; then
 		check "$t demo: matched call runs, mismatched traps" sh -c \
