@@ -26,8 +26,8 @@ SRC_TAR=/usr/src/binutils/binutils-2.40.tar.xz
 WORK=${KCFI_BINUTILS_WORK:-/var/tmp/kcfi-binutils}
 HERE=$(cd "$(dirname "$0")" && pwd)
 JOBS=$(nproc 2>/dev/null || echo 2)
-[ -f "$SRC_TAR" ] || { echo "binutils-suites: $SRC_TAR missing (apt-get install binutils-source dejagnu texinfo)" >&2; exit 2; }
-command -v runtest >/dev/null || { echo "binutils-suites: runtest missing (apt-get install dejagnu)" >&2; exit 2; }
+[ -f "$SRC_TAR" ] || { echo "binutils-suites: $SRC_TAR missing (scripts/install-deps.sh --with-bench)" >&2; exit 2; }
+command -v runtest >/dev/null || { echo "binutils-suites: runtest missing (scripts/install-deps.sh --with-bench)" >&2; exit 2; }
 mkdir -p "$WORK"
 if [ ! -f "$WORK/src/.unpacked" ]; then
 	rm -rf "$WORK/src" && mkdir -p "$WORK/src"

@@ -14,3 +14,10 @@ bench: all bench/cpu-ms$(EXEEXT) tests/typeids/gen-protos$(EXEEXT) tests/typeids
 .PHONY: bench-typeids-kernel
 bench-typeids-kernel: all bench/cpu-ms$(EXEEXT)
 	sh $(srcdir)/bench/typeids-kernel.sh $(abs_top_builddir)
+# GNU binutils' own DejaGnu suites, built with gcc, kcfi-gcc, clang-19 and
+# kcfi-gcc -fsanitize-kcfi-extern-stubs (doc/real-programs.md): about 25 min
+# per compiler on 2 cores; builds are reused while a compiler is unchanged.
+EXTRA_DIST += bench/binutils-suites.sh
+.PHONY: bench-binutils
+bench-binutils: all
+	sh $(srcdir)/bench/binutils-suites.sh $(abs_top_builddir) $(BINUTILS_MODES)

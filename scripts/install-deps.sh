@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install the Debian 12 packages kcfi-as needs to build and to run its tests.
-# Usage: scripts/install-deps.sh [--with-boot]   (as root, or with sudo available)
+# Usage: scripts/install-deps.sh [--with-boot] [--with-bench]
+# (as root, or with sudo available)
 set -eu
 
 # Build: autotools, the grammar generators, PCRE2, the native plugin headers.
@@ -17,9 +18,17 @@ libc6-dev-arm64-cross libc6-dev-riscv64-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio patch"
+# make bench-binutils: binutils' sources and its suites' runner.
+BENCH="binutils-source dejagnu texinfo"
 
 pkgs="$BUILD $TEST"
-[ "${1:-}" = --with-boot ] && pkgs="$pkgs $BOOT"
+for a in "$@"; do
+	case $a in
+	--with-boot) pkgs="$pkgs $BOOT" ;;
+	--with-bench) pkgs="$pkgs $BENCH" ;;
+	*) echo "install-deps: unknown option $a" >&2; exit 2 ;;
+	esac
+done
 
 missing=
 for p in $pkgs; do
