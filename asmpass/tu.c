@@ -375,11 +375,12 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
 	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t16\n",
 	     sect, stub);
-	struct kcfi_entry e = { .cfi_sym = cfi, .binding = ".globl", .typed = true,
+	/* __cfi_ local: one per group copy, for people and disassemblers. */
+	struct kcfi_entry e = { .cfi_sym = cfi, .binding = NULL, .typed = true,
 				.id = id, .align = 16 };
 	t->arch->emit_entry(&em, &e);
-	emit(&em, "\t.hidden\t%s\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
-	     cfi, stub, stub, stub, stub);
+	emit(&em, "\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
+	     stub, stub, stub, stub);
 	if (t->cfi)
 		emit(&em, "\t.cfi_startproc\n");
 	char target[512];

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
 # compared line for line with a reviewed expectation, for x86_64 and riscv64
-# (doc/abi.md 1-3).  The expectations are also checked here
+# (doc/abi.md 1-3), and extern stubs for all three backends.  The expectations are also checked here
 # against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden
@@ -112,4 +112,36 @@ check "$f: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -B1 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B1 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
 check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
+
+# Extern stubs (doc/extern-stubs.md), per architecture, text in and text
+# out: a COMDAT group of its own, the preamble of the declared type, a
+# hidden label, a landing instruction for indirect branches and the jump.
+VPV=$(fnv1a _ZTSFvPvE)
+for a in x86_64 aarch64 riscv64; do
+	f=$a-stub R=$G/$f.expected
+	cp "$G/$f.s" "$T/$f.s"
+	if (cd "$T" && "$KCFI_AS" --kcfi-no-assemble --kcfi-save="$f.out" "$f.s" 2>"$f.err"); then
+		check "$f: output is the reviewed expectation" diff -u "$R" "$T/$f.out"
+	else
+		fail "$f: kcfi-as refused it"; cat "$T/$f.err"
+	fi
+	case $a in
+	x86_64) pre="movl	\\\$$(u32 "$VPV"), %eax" jump="endbr64 jmp	free@PLT" ;;
+	aarch64) pre="\\.word	$(u32 "$VPV")" jump="hint	34 b	free" ;;
+	riscv64) pre="\\.word	$(u32 "$VPV")" jump="tail	free" ;;
+	esac
+	check "$f: in its own COMDAT group, 16-byte aligned" sh -c \
+		"grep -A1 '^	\.pushsection	\.text\.__kcfi_stub_free,\"axG\",%progbits,__kcfi_stub_free,comdat\$' '$R' | grep -q '^	\.balign	16\$'"
+	check "$f: the preamble of void (void *) right before the hidden label" sh -c \
+		"awk '/^__cfi___kcfi_stub_free:/ { on = 1 } on && /^__kcfi_stub_free:/ { exit } on' '$R' | grep -q '^	$pre\$' &&
+		 grep -q '^	\.hidden	__kcfi_stub_free\$' '$R' && ! grep -q 'globl	__cfi___kcfi_stub_free' '$R'"
+	check "$f: a landing instruction, then the jump to free" sh -c \
+		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
+done
+if as --64 -o "$T/x86_64-stub.o" "$G/x86_64-stub.expected" 2>"$T/as.err"; then
+	check "x86_64-stub: the stub decodes as a preamble of void (void *)" sh -c \
+		"'$ELFCHECK' '$T/x86_64-stub.o' | grep -q '^preamble __cfi___kcfi_stub_free type=$VPV'"
+else
+	fail "x86_64-stub: the expectation assembles"; cat "$T/as.err"
+fi
 finish
