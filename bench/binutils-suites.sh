@@ -35,7 +35,9 @@ if [ ! -f "$WORK/src/.unpacked" ]; then
 	touch "$WORK/src/.unpacked"
 fi
 REPORTER=$WORK/sigill-report.so
-gcc -shared -fPIC -O2 -o "$REPORTER" "$HERE/../tests/e2e/sigill-report.c"
+gcc -shared -fPIC -O2 -o "$REPORTER.new" "$HERE/../tests/e2e/sigill-report.c" -ldl
+mv "$REPORTER.new" "$REPORTER"
+REPORTER_KEY=$(sha256sum <"$HERE/../tests/e2e/sigill-report.c" | cut -c1-16)
 
 compiler_of() {		# MODE -> CC and CFLAGS
 	case $1 in
@@ -57,23 +59,31 @@ key_of() {		# MODE -> a hash of everything that decides its build
 	} | sha256sum | cut -c1-16
 }
 
+# A build is reused while its compiler is the same ($d/built), its results
+# while the trap reporter is the same too ($d/done).
 run_mode() {
 	m=$1
 	compiler_of "$m"
 	key=$(key_of "$m")
 	d=$WORK/$m
-	if [ -f "$d/done" ] && [ "$(cat "$d/done")" = "$key" ]; then
-		echo "binutils-suites: $m: reusing $d (same compiler)"
+	if [ -f "$d/done" ] && [ "$(cat "$d/done")" = "$key $REPORTER_KEY" ]; then
+		echo "binutils-suites: $m: reusing $d (same compiler, same reporter)"
 		return 0
 	fi
-	rm -rf "$d" && mkdir -p "$d/build"
-	echo "binutils-suites: $m: building with $CC $CFLAGS ($(date +%T))"
-	(cd "$d/build" && "$WORK/src/configure" --disable-gdb --disable-gdbserver --disable-sim \
-		--disable-gprofng --disable-gold --disable-nls --disable-werror --disable-readline \
-		CC="$CC" CFLAGS="$CFLAGS" >"$d/configure.log" 2>&1 &&
-	 make -j"$JOBS" all-binutils all-gas all-ld >"$d/make.log" 2>&1) ||
-		{ echo "binutils-suites: $m: build failed, see $d/make.log" >&2; tail -20 "$d/make.log" >&2; return 1; }
+	if [ -f "$d/built" ] && [ "$(cat "$d/built")" = "$key" ]; then
+		echo "binutils-suites: $m: reusing the build in $d (same compiler)"
+	else
+		rm -rf "$d" && mkdir -p "$d/build"
+		echo "binutils-suites: $m: building with $CC $CFLAGS ($(date +%T))"
+		(cd "$d/build" && "$WORK/src/configure" --disable-gdb --disable-gdbserver --disable-sim \
+			--disable-gprofng --disable-gold --disable-nls --disable-werror --disable-readline \
+			CC="$CC" CFLAGS="$CFLAGS" >"$d/configure.log" 2>&1 &&
+		 make -j"$JOBS" all-binutils all-gas all-ld >"$d/make.log" 2>&1) ||
+			{ echo "binutils-suites: $m: build failed, see $d/make.log" >&2; tail -20 "$d/make.log" >&2; return 1; }
+		echo "$key" >"$d/built"
+	fi
 	echo "binutils-suites: $m: running the suites ($(date +%T))"
+	rm -f "$d/done" "$d"/*.sum
 	: >"$d/traps.log"
 	(cd "$d/build" && LD_PRELOAD=$REPORTER KCFI_TRAP_LOG=$d/traps.log \
 		make -j"$JOBS" -k check-binutils check-gas check-ld >"$d/check.log" 2>&1) || true
@@ -81,7 +91,7 @@ run_mode() {
 		[ -f "$d/build/$s" ] && cp "$d/build/$s" "$d/"
 	done
 	symbolize "$d"
-	echo "$key" >"$d/done"
+	echo "$key $REPORTER_KEY" >"$d/done"
 	echo "binutils-suites: $m: done ($(date +%T))"
 }
 

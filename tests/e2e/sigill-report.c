@@ -11,12 +11,14 @@
  *             expected=0x<id> preamble=0x<id>|none
  * "preamble=none": no `movl $id, %eax` ends right before the target, i.e.
  * the target is not instrumented (libc, say).  Lines are written with one
- * write(2) to an O_APPEND file, so concurrent test processes do not mix. */
+ * write(2) to an O_APPEND file, so concurrent test processes do not mix.
+ * A SIGILL handler the program installs runs after the report. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +90,43 @@ static void log_kcfi(const unsigned char *pc, const ucontext_t *uc)
 	}
 }
 
+/* Programs install SIGILL handlers of their own (GNU as reports "Internal
+ * error (Illegal instruction)" and exits): the reporter stays installed and
+ * keeps the program's disposition here, reports first, then does what the
+ * program asked for, so the program still behaves as without it. */
+static struct sigaction program_ill;	/* SIG_DFL until the program sets one */
+static bool installed;
+
+static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	static int (*next)(int, const struct sigaction *, struct sigaction *);
+	if (!next)
+		next = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_NEXT, "sigaction");
+	return next(sig, act, old);
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (sig != SIGILL || !installed)
+		return real_sigaction(sig, act, old);
+	if (old)
+		*old = program_ill;
+	if (act)
+		program_ill = *act;
+	return 0;
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
 static void on_sigill(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
@@ -95,7 +134,6 @@ static void on_sigill(int sig, siginfo_t *si, void *uc_)
 	char line[128];
 	int n;
 
-	(void)si;
 	unsigned long vaddr = (unsigned long)pc;
 	Dl_info info;
 	if (dladdr(pc, &info) && info.dli_fbase &&
@@ -109,8 +147,23 @@ static void on_sigill(int sig, siginfo_t *si, void *uc_)
 		_exit(99);
 	if (pc[0] == 0x0f && pc[1] == 0x0b)
 		log_kcfi(pc, uc);
+
+	struct sigaction p = program_ill;
+	if (p.sa_flags & SA_RESETHAND)
+		program_ill.sa_handler = SIG_DFL;
+	if ((p.sa_flags & SA_SIGINFO) && p.sa_sigaction) {
+		p.sa_sigaction(sig, si, uc_);
+		return;
+	}
+	if (!(p.sa_flags & SA_SIGINFO) && p.sa_handler != SIG_DFL && p.sa_handler != SIG_IGN) {
+		p.sa_handler(sig);
+		return;
+	}
 	/* Returning re-runs the ud2, which now kills the process. */
-	signal(sig, SIG_DFL);
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	real_sigaction(sig, &dfl, NULL);
 }
 
 __attribute__((constructor)) static void install(void)
@@ -119,5 +172,7 @@ __attribute__((constructor)) static void install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigill;
 	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGILL, &sa, NULL);
+	real_sigaction(SIGILL, &sa, NULL);
+	program_ill.sa_handler = SIG_DFL;
+	installed = true;
 }
