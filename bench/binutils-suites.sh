@@ -17,7 +17,8 @@
 # is the same (key: the compiler's --version and, for kcfi-gcc, the bytes of
 # the plugin and of kcfi-as).  Each mode takes 20-30 min on 2 cores.
 # Prints the pass/fail table and the trap table; writes both to
-# $WORK/report.md.  Exit status: 0 when every mode ran.
+# $WORK/report.md.  KCFI_BINUTILS_RESYMBOLIZE=1: only symbolize the traps
+# logged earlier again and print the tables.  Exit status: 0 when every mode ran.
 set -eu
 B=$(cd "${1:?usage: binutils-suites.sh BUILDDIR [MODE...]}" && pwd)
 shift
@@ -95,23 +96,42 @@ run_mode() {
 	echo "binutils-suites: $m: done ($(date +%T))"
 }
 
-# traps.log -> traps.txt: "site-function<TAB>site-file:line<TAB>target<TAB>class"
+# traps.log -> traps.txt: "site-function<TAB>site-file:line<TAB>target<TAB>class",
+# one line per trap.  A program found by a relative name (the suites run
+# ../as-new) is looked up in the mode's build tree.  Each distinct trap is
+# symbolized once.
 symbolize() {
-	while read -r _ site target sym expected preamble; do
+	dir=$1
+	sort "$dir/traps.log" | uniq -c | while read -r n _ site target sym expected preamble; do
 		sfile=${site#site=}; soff=${sfile##*+}; sfile=${sfile%+*}
 		tfile=${target#target=}; toff=${tfile##*+}; tfile=${tfile%+*}
 		sym=${sym#sym=}; preamble=${preamble#preamble=}
+		for v in sfile tfile; do
+			eval "f=\$$v"
+			case $f in /*) ;; *)
+				f=$(find "$dir/build" -name "$(basename "$f")" -type f -perm -u+x | head -1) ;;
+			esac
+			eval "$v=\$f"
+		done
 		set -- $(addr2line -f -e "$sfile" "$soff" 2>/dev/null | tr '\n' ' ')
 		sfn=${1:-?} sline=${2:-?}
 		if [ "$sym" = "?" ]; then
 			sym=$(addr2line -f -e "$tfile" "$toff" 2>/dev/null | head -1)
 		fi
 		[ "$preamble" = none ] && class="uninstrumented target" || class="prototype mismatch"
-		printf '%s\t%s\t%s\t%s\n' "$sfn" "${sline##*/}" "$sym ($(basename "$tfile"))" "$class"
-	done <"$1/traps.log" >"$1/traps.txt"
+		i=0
+		while [ $i -lt "$n" ]; do
+			printf '%s\t%s\t%s\t%s\n' "$sfn" "${sline##*/}" "$sym ($(basename "$tfile"))" "$class"
+			i=$((i + 1))
+		done
+	done >"$dir/traps.txt"
 }
 
-for m in "$@"; do run_mode "$m"; done
+if [ "${KCFI_BINUTILS_RESYMBOLIZE:-}" ]; then
+	for m in "$@"; do [ -f "$WORK/$m/done" ] && symbolize "$WORK/$m"; done
+else
+	for m in "$@"; do run_mode "$m"; done
+fi
 
 # The tables, over every mode that has results.
 count() {	# SUMFILE WHAT
