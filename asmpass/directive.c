@@ -218,7 +218,21 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 	return 0;
 }
 
-/* .kcfi_extern's optional operand after the id: ", stub" (doc/extern-stubs.md). */
+/* At ", ID" (not ", stub") after .kcfi_func's name?  Looks ahead only. */
+static bool func_has_id(struct cursor *c)
+{
+	const char *p = c->p;
+	while (p < c->end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= c->end || *p != ',')
+		return true;	/* expect_comma() reports it */
+	for (p++; p < c->end && (*p == ' ' || *p == '\t'); p++)
+		;
+	return p >= c->end || (*p >= '0' && *p <= '9');
+}
+
+/* The optional last operand of .kcfi_extern and .kcfi_func: ", stub"
+ * (doc/extern-stubs.md). */
 static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 {
 	skip_blanks(c);
@@ -231,7 +245,7 @@ static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 		return -1;
 	if (!slice_eq(key, "stub")) {
 		c->p -= key.n;
-		return fail(c, "unknown .kcfi_extern key");
+		return fail(c, d->kind == KD_FUNC ? "unknown .kcfi_func key" : "unknown .kcfi_extern key");
 	}
 	d->stub = true;
 	return 0;
@@ -356,11 +370,16 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 		     parse_string(&c, &d->type, &d->type_col, &d->type_escaped);
 		break;
 	case KD_FUNC:
+		/* NAME[, ID][, stub]: after the comma, a digit starts the id. */
 		rc = parse_name(&c, &d->name);
-		if (!rc && !at_end(&c)) {
+		if (rc || at_end(&c))
+			break;
+		if (func_has_id(&c)) {
 			d->has_id = true;
 			rc = expect_comma(&c) || parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id);
 		}
+		if (!rc)
+			rc = parse_extern_keys(&c, d);
 		break;
 	case KD_EXTERN:
 		d->has_id = true;

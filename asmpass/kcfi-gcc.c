@@ -199,6 +199,7 @@ struct driver {
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
+	bool lto;		/* the last of -flto[=...] and -fno-lto */
 	bool help, version;
 	char *plugin;		/* the plugin for cc */
 	char *asdir;		/* the directory whose `as` is kcfi-as */
@@ -233,6 +234,9 @@ static bool extern_stubs_possible(const struct driver *d)
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "kernel"))
 		why = "kernel code calls no uninstrumented library, and a stub's "
 		      "jump through the PLT is not kernel code";
+	else if (d->lto)
+		why = "under -flto the units' functions meet in the link-time compiler, "
+		      "where the stubs' aliases cannot follow them";
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
 		why = "a stub reaches its function with a 32-bit displacement, "
 		      "which -mcmodel=large does not promise";
@@ -300,6 +304,10 @@ static bool read_options(struct driver *d, int argc, char **argv)
 		}
 		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
 			d->cs_prefix = true;
+		if (!strcmp(a, "-flto") || !strncmp(a, "-flto=", 6))
+			d->lto = true;
+		else if (!strcmp(a, "-fno-lto"))
+			d->lto = false;
 		x86_note(&d->x86, a);
 		if (!strcmp(a, "-E"))
 			d->preprocess_only = true;

@@ -44,6 +44,7 @@ struct pending_func {
 	unsigned long line;
 	unsigned align;
 	const char *binding;
+	bool stub_alias;	/* .kcfi_func ..., stub: define __kcfi_stub_NAME */
 	bool prefix_seen;	/* the .LPFE label of GCC's patchable prefix */
 	size_t prefix_off;	/* where it starts in the held output */
 	unsigned long prefix_line;
@@ -355,8 +356,8 @@ static bool clang_allows_typeid_name(struct slice s)
 
 /* .kcfi_extern NAME, ID, stub: __kcfi_stub_NAME, which the unit uses in
  * place of NAME (doc/extern-stubs.md): a preamble with ID and a jump to
- * NAME, hidden and in a COMDAT group of its own so that a program or a
- * shared library keeps one and every pointer to NAME within it is equal. */
+ * NAME, hidden, weak and in a COMDAT group of its own so that a program or
+ * a shared library keeps one and every pointer to NAME within it is equal. */
 static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32_t id)
 {
 	if (!t->arch->emit_stub_jump)
@@ -379,7 +380,9 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 	struct kcfi_entry e = { .cfi_sym = cfi, .binding = NULL, .typed = true,
 				.id = id, .align = 16 };
 	t->arch->emit_entry(&em, &e);
-	emit(&em, "\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
+	/* Weak: a definition of NAME in the program comes with a strong alias
+	 * of this name (emit_stub_alias), which wins. */
+	emit(&em, "\t.weak\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
 	     stub, stub, stub, stub);
 	if (t->cfi)
 		emit(&em, "\t.cfi_startproc\n");
@@ -435,6 +438,7 @@ static int on_func(struct tu *t, const struct kcfi_directive *d)
 	f->line = t->loc.line;
 	f->align = 1;
 	f->binding = NULL;
+	f->stub_alias = d->stub;
 	f->prefix_seen = false;
 	f->nops = 0;
 	t->code_seen = true;
@@ -569,6 +573,22 @@ static void insert_entry(void *p)
 	resync(c->t, c->resume_line);
 }
 
+/* .kcfi_func NAME, ..., stub: the program defines NAME, so units that only
+ * declare it must not reach it through a stub of their own.  Their stubs
+ * are weak; this strong (or, for a weak NAME, weak) hidden alias takes
+ * their place at link time, and every pointer to NAME in the program is
+ * NAME itself (doc/extern-stubs.md). */
+static void emit_stub_alias(struct tu *t, struct slice name, const char *binding)
+{
+	char alias[512];
+	snprintf(alias, sizeof(alias), "%s", prefixed_symbol(t, "__kcfi_stub_", name));
+	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+			      .trap_word = t->arch->trap_word };
+	emit(&em, "\t%s\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n\t.set\t%s, %.*s\n",
+	     binding, alias, alias, alias, alias, (int)name.n, name.p);
+	resync(t, t->loc.line);
+}
+
 /* The label of the pending function: release what was held back, with the
  * preamble at the right place. */
 static int finish_entry(struct tu *t)
@@ -591,6 +611,8 @@ static int finish_entry(struct tu *t)
 	struct entry_ctx c = { t, &e, f->prefix_seen ? f->prefix_line : t->loc.line };
 	size_t at = f->prefix_seen ? f->prefix_off : sink_held_len(t->out);
 	sink_release(t->out, at, insert_entry, &c);
+	if (f->stub_alias && f->binding)
+		emit_stub_alias(t, name, f->binding);
 	if (f->typed)
 		t->stats.preambles++;
 	else

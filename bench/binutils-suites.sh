@@ -5,7 +5,8 @@
 # (tests/e2e/sigill-report.c) and grouped by call site and target.
 #
 #   sh bench/binutils-suites.sh BUILDDIR [MODE...]
-#   MODE: gcc | kcfi | clang | kcfi-stubs   (default: all four)
+#   MODE: gcc | kcfi | clang | kcfi-stubs   (default: all four),
+#         each also as MODE+fixes: on the sources with bench/patches/ applied
 #
 # gcc:        plain gcc -O2 -g (the baseline)
 # kcfi:       BUILDDIR/kcfi-gcc -O2 -g -fsanitize=kcfi
@@ -40,8 +41,25 @@ gcc -shared -fPIC -O2 -o "$REPORTER.new" "$HERE/../tests/e2e/sigill-report.c" -l
 mv "$REPORTER.new" "$REPORTER"
 REPORTER_KEY=$(sha256sum <"$HERE/../tests/e2e/sigill-report.c" | cut -c1-16)
 
-compiler_of() {		# MODE -> CC and CFLAGS
+# MODE+fixes: the same compiler on the sources with bench/patches/ applied
+# (prototype mismatches in binutils itself, doc/real-programs.md).
+src_of() {
 	case $1 in
+	*+fixes)
+		if [ ! -f "$WORK/src-fixes/.unpacked" ]; then
+			rm -rf "$WORK/src-fixes" && mkdir -p "$WORK/src-fixes"
+			tar -xJf "$SRC_TAR" -C "$WORK/src-fixes" --strip-components=1
+			for p in "$HERE"/patches/binutils-2.40-*.patch; do
+				patch -s -d "$WORK/src-fixes" -p1 <"$p"
+			done
+			touch "$WORK/src-fixes/.unpacked"
+		fi
+		echo "$WORK/src-fixes" ;;
+	*)	echo "$WORK/src" ;;
+	esac
+}
+compiler_of() {		# MODE -> CC and CFLAGS
+	case ${1%+fixes} in
 	gcc)	CC=gcc; CFLAGS="-O2 -g" ;;
 	kcfi)	CC=$B/kcfi-gcc; CFLAGS="-O2 -g -fsanitize=kcfi" ;;
 	clang)	CC=clang-19; CFLAGS="-O2 -g -fsanitize=kcfi" ;;
@@ -53,6 +71,7 @@ key_of() {		# MODE -> a hash of everything that decides its build
 	compiler_of "$1"
 	{
 		echo "$CC $CFLAGS"
+		case $1 in *+fixes) cat "$HERE"/patches/binutils-2.40-*.patch ;; esac
 		"$CC" --version 2>&1
 		case $1 in kcfi*)
 			cat "$B/prepass/plugins/$(gcc -dumpmachine)/kcfi.so" "$B/asmpass/bin/as" ;;
@@ -76,7 +95,8 @@ run_mode() {
 	else
 		rm -rf "$d" && mkdir -p "$d/build"
 		echo "binutils-suites: $m: building with $CC $CFLAGS ($(date +%T))"
-		(cd "$d/build" && "$WORK/src/configure" --disable-gdb --disable-gdbserver --disable-sim \
+		src=$(src_of "$m")
+		(cd "$d/build" && "$src/configure" --disable-gdb --disable-gdbserver --disable-sim \
 			--disable-gprofng --disable-gold --disable-nls --disable-werror --disable-readline \
 			CC="$CC" CFLAGS="$CFLAGS" >"$d/configure.log" 2>&1 &&
 		 make -j"$JOBS" all-binutils all-gas all-ld >"$d/make.log" 2>&1) ||
@@ -134,39 +154,46 @@ else
 fi
 
 # The tables, over every mode that has results.
+ALL="gcc kcfi clang kcfi-stubs gcc+fixes kcfi+fixes clang+fixes kcfi-stubs+fixes"
 count() {	# SUMFILE WHAT
 	[ -f "$1" ] || { echo "-"; return; }
 	grep -c "^$2:" "$1" || true
 }
 {
-	echo "| suite | $(for m in gcc kcfi clang kcfi-stubs; do [ -f "$WORK/$m/done" ] && printf '%s pass/fail | ' "$m"; done)"
-	echo "|---|$(for m in gcc kcfi clang kcfi-stubs; do [ -f "$WORK/$m/done" ] && printf -- '---|'; done)"
+	echo "| suite | $(for m in $ALL; do [ -f "$WORK/$m/done" ] && printf '%s pass/fail | ' "$m"; done)"
+	echo "|---|$(for m in $ALL; do [ -f "$WORK/$m/done" ] && printf -- '---|'; done)"
 	for s in binutils gas ld; do
 		printf '| %s |' "$s"
-		for m in gcc kcfi clang kcfi-stubs; do
+		for m in $ALL; do
 			[ -f "$WORK/$m/done" ] || continue
 			printf ' %s/%s |' "$(count "$WORK/$m/$s.sum" PASS)" "$(count "$WORK/$m/$s.sum" FAIL)"
 		done
 		echo
 	done
 	echo
-	for m in gcc kcfi clang kcfi-stubs; do
+	for m in $ALL; do
 		[ -f "$WORK/$m/done" ] || continue
 		echo "### traps, $m: $(wc -l <"$WORK/$m/traps.txt") in all"
 		echo
 		[ -s "$WORK/$m/traps.txt" ] || { echo "(none)"; echo; continue; }
 		echo "| traps | call site | target | class |"
 		echo "|---|---|---|---|"
-		# A mismatch only one compiler reports is marked for a closer look.
+		# A mismatch is compared with the peer's run: the same call site and
+		# target there too, or not seen there (the peer's program died
+		# earlier, inlined the call, or it is ours: doc/real-programs.md
+		# says which).
 		sort "$WORK/$m/traps.txt" | uniq -c | sort -rn | while read -r n rest; do
 			sfn=$(printf '%s' "$rest" | cut -f1); sline=$(printf '%s' "$rest" | cut -f2)
 			tgt=$(printf '%s' "$rest" | cut -f3); class=$(printf '%s' "$rest" | cut -f4)
 			if [ "$class" = "prototype mismatch" ]; then
-				other=clang; [ "$m" = clang ] && other=kcfi
-				if [ -f "$WORK/$other/traps.txt" ] &&
-				   ! cut -f1,3 "$WORK/$other/traps.txt" | grep -qxF "$(printf '%s\t%s' "$sfn" "$tgt")"; then
-					class="prototype mismatch, $m only (ours, or an optimisation difference)"
-				fi
+				for other in clang kcfi kcfi-stubs; do
+					[ "$other" != "$m" ] && [ -f "$WORK/$other/traps.txt" ] || continue
+					if cut -f2,3 "$WORK/$other/traps.txt" | grep -qxF "$(printf '%s\t%s' "$sline" "$tgt")"; then
+						class="$class; also under $other"
+					else
+						class="$class; not seen under $other"
+					fi
+				done
 			fi
 			echo "| $n | $sfn ($sline) | $tgt | $class |"
 		done

@@ -13,7 +13,15 @@
  *
  * Renaming rather than rewriting the uses is what makes it complete: GCC
  * prints the name wherever the function appears, in code and in static
- * initializers alike, on every architecture and under LTO.
+ * initializers alike, on every architecture.
+ *
+ * A unit cannot know whether the function it declares is libc's or defined
+ * by another unit of the program.  So the stubs are weak, and every public
+ * function a unit in this mode defines gets `.kcfi_func ..., stub`: a
+ * strong hidden alias __kcfi_stub_NAME that takes the stubs' place at link
+ * time, keeping one address per function.  Under LTO the functions of all
+ * units meet in lto1 under two names and may be localised there, which
+ * that scheme cannot follow: kcfi-gcc refuses the combination.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"

@@ -68,7 +68,7 @@ unsigned kcfi_intern (const char *text);
 
 /* output.cc: directive lines (written at once), preambles.  */
 void kcfi_define_type (unsigned id);
-void kcfi_write_func (tree decl, unsigned id);	/* .kcfi_func */
+void kcfi_write_func (tree decl, unsigned id, bool stub_alias);	/* .kcfi_func */
 void kcfi_write_extern (tree decl, unsigned id, const char *stub_target);
 						/* .kcfi_extern */
 void kcfi_prefetch_symbol (tree decl, unsigned step);

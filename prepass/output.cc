@@ -150,8 +150,10 @@ kcfi_prefetch_symbol (tree decl, unsigned step)
     __builtin_prefetch (XSTR (sym, 0));
 }
 
+/* STUB_ALIAS: other units may reach DECL through a stub of their own,
+   which the alias kcfi-as defines replaces (extern-stubs.cc).  */
 void
-kcfi_write_func (tree decl, unsigned id)
+kcfi_write_func (tree decl, unsigned id, bool stub_alias)
 {
   line += "\t.kcfi_func ";
   put_symbol (decl);
@@ -160,6 +162,8 @@ kcfi_write_func (tree decl, unsigned id)
       line += ", ";
       put (id);
     }
+  if (stub_alias)
+    line += ", stub";
   end_line ();
 }
 

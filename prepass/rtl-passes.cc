@@ -326,7 +326,7 @@ kcfi_emit_directives (function *fun)
 	error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
 		  "for %qD (was it compiled with the plugin?)", decl);
     }
-  kcfi_write_func (decl, own);
+  kcfi_write_func (decl, own, kcfi_extern_stubs && TREE_PUBLIC (decl));
 
   for (auto &site : sites)
     {

@@ -207,6 +207,25 @@ $V
 	.intel_syntax noprefix
 END
 
+# The stub key (doc/extern-stubs.md): only "stub", and only last.
+expect_error extern-bad-key 2 'unknown .kcfi_extern key' <<END
+$V
+	.kcfi_extern free, 1, stubs
+END
+expect_error func-bad-key 2 'unknown .kcfi_func key' <<END
+$V
+	.kcfi_func f, 1, alias
+END
+expect_error func-key-then-id 2 'unexpected text after the directive' <<END
+$V
+	.kcfi_func f, stub, 1
+END
+expect_error stub-with-prefix 3 'extern stubs cannot be combined with patchable prefix NOPs' <<END
+$(printf '%s\n' "$V" | sed 's/prefix=0/prefix=2/')
+	.kcfi_type 1, "void (void *)"
+	.kcfi_extern free, 1, stub
+END
+
 expect_error trailing-garbage 2 'unexpected text after the directive' <<END
 $V
 	.kcfi_call_unchecked 3

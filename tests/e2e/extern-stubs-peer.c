@@ -6,6 +6,19 @@
 typedef void free_fn(void *);
 typedef int cmp_fn(const char *, const char *);
 
+/* A function of the program's own, whose address the other unit takes
+ * knowing only its declaration. */
+int peer_twice(int x)
+{
+	return 2 * x;
+}
+
+int (*peer_twice_addr(void))(int)
+{
+	int (*volatile f)(int) = peer_twice;
+	return f;
+}
+
 free_fn *peer_free(void)
 {
 	free_fn *volatile f = free;

@@ -15,6 +15,8 @@ typedef int bad_fn(int);
  * shared library (extern-stubs-peer.c). */
 free_fn *peer_free(void);
 cmp_fn *peer_strcmp(void);
+int peer_twice(int);
+int (*peer_twice_addr(void))(int);
 
 /* A table in static data, as libiberty's hash tables keep calloc/free. */
 static struct {
@@ -31,8 +33,9 @@ static int calls(void)
 {
 	cmp_fn *volatile cmp = strcmp;
 	int (*volatile ab)(int) = absolute;
+	int (*volatile tw)(int) = peer_twice;
 	char *p = table.alloc(4, 4);
-	int ok = p && !p[15] && cmp("a", "b") < 0 && ab(-3) == 3;
+	int ok = p && !p[15] && cmp("a", "b") < 0 && ab(-3) == 3 && tw(21) == 42;
 	table.release(p);
 	return ok;
 }
@@ -54,6 +57,8 @@ int main(int argc, char **argv)
 		printf("table: %s\n", mine == table.release ? "equal" : "different");
 		printf("dlsym: %s\n", (void *)mine == dlsym(RTLD_DEFAULT, "free") ? "equal" : "different");
 		printf("weak: %s\n", nowhere ? "non-null" : "null");
+		int (*volatile own)(int) = peer_twice;
+		printf("program's own: %s\n", own == peer_twice_addr() ? "equal" : "different");
 		return 0;
 	}
 	if (!strcmp(what, "peer-call")) {

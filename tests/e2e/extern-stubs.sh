@@ -4,8 +4,10 @@
 # program declared them with; a wrongly typed pointer still traps; pointers
 # to one function are equal across the program's units (and, as documented,
 # not equal to libc's own address or to a shared library's); a weak
-# declaration keeps its null address; LTO and asm("name") declarations
-# work; what cannot be honoured is refused with a message.
+# declaration keeps its null address; a function the program defines keeps
+# one address (the defining unit's alias replaces the stubs); asm("name")
+# declarations work; what cannot be honoured (-flto among it) is refused
+# with a message.
 . "$top_srcdir/tests/e2e/lib.sh"
 
 RUN=$E2E/extern-stubs-run.c PEER=$E2E/extern-stubs-peer.c
@@ -33,7 +35,7 @@ if kgcc -O2 -o "$T/plain" "$RUN" "$PEER"; then
 	check "the trap log names the call into libc, without a preamble" trap_logged "$T/plain" calls \
 		"^kcfi-trap site=$T/plain\+0x[0-9a-f]+ target=/.*libc\.so\.6\+0x[0-9a-f]+ sym=[^ ]+ expected=$(id FiPKcS0_E) preamble=none\$"
 	check "without the mode: addresses are libc's" runs "$T/plain" equal \
-		"units: equal" "table: equal" "dlsym: equal" "weak: null"
+		"units: equal" "table: equal" "dlsym: equal" "weak: null" "program's own: equal"
 else
 	fail "extern-stubs-run.c builds without the mode"
 fi
@@ -49,7 +51,8 @@ for o in -O0 -O2; do
 	check "free called as int (int) still traps at $o" trap_logged "$T/stubs$o" wrong-type \
 		" sym=\\? expected=$(id FiiE) preamble=$(id FvPvE)\$"
 	check "one address per function in the program, not libc's; weak stays null at $o" \
-		runs "$T/stubs$o" equal "units: equal" "table: equal" "dlsym: different" "weak: null"
+		runs "$T/stubs$o" equal "units: equal" "table: equal" "dlsym: different" "weak: null" \
+		"program's own: equal"
 done
 
 # The stubs carry the declared prototypes' ids, in one COMDAT group each,
@@ -63,20 +66,25 @@ if stubs -O2 -c -o "$T/run.o" "$RUN" && decoded "$T/run.o"; then
 		"grep -q '^preamble __cfi___kcfi_stub_abs type=$(id FiiE)' '$T/run.o.chk'"
 	check "stubs are COMDAT groups" sh -c \
 		"'$READELF' -gW '$T/run.o' | grep -q 'COMDAT group section \\[.*\\] \`.group. \\[__kcfi_stub_free\\]'"
-	check "stubs are hidden" sh -c \
-		"'$READELF' -sW '$T/run.o' | grep -E 'FUNC +GLOBAL +HIDDEN .* __kcfi_stub_calloc$'"
+	check "stubs are weak and hidden" sh -c \
+		"'$READELF' -sW '$T/run.o' | grep -E 'FUNC +WEAK +HIDDEN .* __kcfi_stub_calloc$'"
 	check "no stub for the weak declaration" sh -c "! '$READELF' -sW '$T/run.o' | grep -q __kcfi_stub_nowhere"
 	check "__kcfi_typeid_free still defined" sh -c "[ '$(typeid "$T/run.o" free)' = '$(id FvPvE)' ]"
 else
 	fail "extern-stubs-run.c compiles to an object with the mode"
 fi
 
-# Under LTO the stubs are made in the link-time code generator.
-if stubs -O2 -flto -o "$T/lto" "$RUN" "$PEER"; then
-	check "LTO: library calls through pointers run" runs "$T/lto" calls "calls: ok"
-	check "LTO: free called as int (int) still traps" run_to_sigill "$T/lto" wrong-type
+# The program's own functions: the defining unit's alias replaces the
+# stubs, one address per function, and no stub on the way.
+if stubs -O2 -c -o "$T/peer.o" "$PEER"; then
+	check "a public definition gets a strong hidden alias __kcfi_stub_NAME" sh -c \
+		"'$READELF' -sW '$T/peer.o' | grep -E 'FUNC +GLOBAL +HIDDEN .* __kcfi_stub_peer_twice\$'"
+	check "a unit's stub is weak" sh -c \
+		"'$READELF' -sW '$T/run.o' | grep -E 'FUNC +WEAK +HIDDEN .* __kcfi_stub_peer_twice\$'"
+	check "linked, the stub name is the function's address" sh -c \
+		"[ \"\$('$READELF' -sW '$T/stubs-O2' | awk '\$8 == \"peer_twice\" { print \$2 }')\" = \"\$('$READELF' -sW '$T/stubs-O2' | awk '\$8 == \"__kcfi_stub_peer_twice\" { print \$2 }')\" ]"
 else
-	fail "extern-stubs-run.c builds with the mode and -flto"
+	fail "the peer compiles with the mode"
 fi
 
 # Across a shared library: each object has its own stub, both typed.
@@ -84,7 +92,8 @@ if stubs -O2 -shared -fPIC -o "$T/libpeer.so" "$PEER" &&
    stubs -O2 -o "$T/withlib" "$RUN" -L"$T" -lpeer -Wl,-rpath,"$T"; then
 	check "shared library: its pointers are called from the program" runs "$T/withlib" peer-call "peer strcmp: ok"
 	check "shared library: its stub is its own (addresses differ, as documented)" \
-		runs "$T/withlib" equal "units: different" "table: equal" "dlsym: different" "weak: null"
+		runs "$T/withlib" equal "units: different" "table: equal" "dlsym: different" "weak: null" \
+		"program's own: different"
 else
 	fail "the peer builds as a shared library with the mode"
 fi
@@ -105,6 +114,9 @@ refused() {	# MESSAGE-PATTERN ARGS...
 check "refused without -fsanitize=kcfi" refused "extern-stubs: it needs -fsanitize=kcfi" -fsanitize-kcfi-extern-stubs
 check "refused with -mcmodel=kernel" refused "extern-stubs: kernel code" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=kernel
+check "refused with -flto" refused "extern-stubs: under -flto" -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto
+check "-fno-lto after -flto is accepted" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto -fno-lto -c -o '$T/nolto.o' '$RUN'"
 check "refused with -mcmodel=large" refused "extern-stubs: a stub reaches" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=large
 check "refused with patchable prefix NOPs, naming the line" refused \

@@ -135,6 +135,8 @@ for a in x86_64 aarch64 riscv64; do
 	check "$f: the preamble of void (void *) right before the hidden label" sh -c \
 		"awk '/^__cfi___kcfi_stub_free:/ { on = 1 } on && /^__kcfi_stub_free:/ { exit } on' '$R' | grep -q '^	$pre\$' &&
 		 grep -q '^	\.hidden	__kcfi_stub_free\$' '$R' && ! grep -q 'globl	__cfi___kcfi_stub_free' '$R'"
+	check "$f: the stub is weak, the public function's alias strong" sh -c \
+		"grep -q '^	\.weak	__kcfi_stub_free\$' '$R' && grep -A3 '^	\.globl	__kcfi_stub_get\$' '$R' | grep -q '^	\.set	__kcfi_stub_get, get\$'"
 	check "$f: a landing instruction, then the jump to free" sh -c \
 		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
 done

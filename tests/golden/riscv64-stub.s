@@ -1,12 +1,13 @@
 # Golden input: an extern stub (doc/extern-stubs.md, doc/directives.md 2.4)
 # in the shape the plugin writes it under -fsanitize-kcfi-extern-stubs: the
 # unit uses __kcfi_stub_free wherever the source says free, and asks at its
-# end for the stub, typed void (void *).  Expected: riscv64-stub.expected.
+# end for the stub, typed void (void *); get, public, gets the alias that
+# replaces the stubs other units may have of it.  Expected: riscv64-stub.expected.
 	.file	"stub.c"
 	.kcfi_version 1, "riscv64-linux-gnu", ptr=64, long=64, char=unsigned, prefix=0
 	.kcfi_type 1, "void (void *)"
 	.kcfi_type 2, "void (*(void))(void *)"
-	.kcfi_func get, 2
+	.kcfi_func get, 2, stub
 	.text
 	.align	1
 	.globl	get
