@@ -56,9 +56,10 @@ static bool
 wants_stub (cgraph_node *node)
 {
   tree decl = node->decl;
+  /* An extern inline (gnu_inline) body is there for inlining only: its
+     symbol, libc's say, is still defined elsewhere.  */
   return node->address_taken && !node->alias && !node->weakref
-	 && !node->transparent_alias && !node->definition
-	 && DECL_EXTERNAL (decl) && !DECL_WEAK (decl)
+	 && !node->transparent_alias && DECL_EXTERNAL (decl) && !DECL_WEAK (decl)
 	 && !DECL_IS_UNDECLARED_BUILTIN (decl)
 	 && !fndecl_built_in_p (decl, BUILT_IN_MD)
 	 && kcfi_function_type_recorded_p (decl)
@@ -120,7 +121,7 @@ bool
 kcfi_extern_stub_needed_p (cgraph_node *node)
 {
   tree decl = node->decl;
-  if (node->alias || node->definition || !kcfi_extern_stub_target (decl))
+  if (node->alias || !DECL_EXTERNAL (decl) || !kcfi_extern_stub_target (decl))
     return false;
   /* assemble_name marks the identifier of the name as printed.  */
   tree printed = maybe_get_identifier (targetm.strip_name_encoding (

@@ -19,6 +19,17 @@ int (*peer_twice_addr(void))(int)
 	return f;
 }
 
+int peer_thrice(int x)
+{
+	return 3 * x;
+}
+
+int (*peer_thrice_addr(void))(int)
+{
+	int (*volatile f)(int) = peer_thrice;
+	return f;
+}
+
 free_fn *peer_free(void)
 {
 	free_fn *volatile f = free;

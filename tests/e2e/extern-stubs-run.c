@@ -17,6 +17,13 @@ free_fn *peer_free(void);
 cmp_fn *peer_strcmp(void);
 int peer_twice(int);
 int (*peer_twice_addr(void))(int);
+/* A body for inlining only (as glibc's headers have some): the symbol is
+ * the peer's. */
+extern inline __attribute__((gnu_inline)) int peer_thrice(int x)
+{
+	return x + x + x;
+}
+int (*peer_thrice_addr(void))(int);
 
 /* A table in static data, as libiberty's hash tables keep calloc/free. */
 static struct {
@@ -59,6 +66,8 @@ int main(int argc, char **argv)
 		printf("weak: %s\n", nowhere ? "non-null" : "null");
 		int (*volatile own)(int) = peer_twice;
 		printf("program's own: %s\n", own == peer_twice_addr() ? "equal" : "different");
+		int (*volatile inl)(int) = peer_thrice;
+		printf("extern inline: %s, %d\n", inl == peer_thrice_addr() ? "equal" : "different", inl(5));
 		return 0;
 	}
 	if (!strcmp(what, "peer-call")) {

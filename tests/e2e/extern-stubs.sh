@@ -35,7 +35,7 @@ if kgcc -O2 -o "$T/plain" "$RUN" "$PEER"; then
 	check "the trap log names the call into libc, without a preamble" trap_logged "$T/plain" calls \
 		"^kcfi-trap site=$T/plain\+0x[0-9a-f]+ target=/.*libc\.so\.6\+0x[0-9a-f]+ sym=[^ ]+ expected=$(id FiPKcS0_E) preamble=none\$"
 	check "without the mode: addresses are libc's" runs "$T/plain" equal \
-		"units: equal" "table: equal" "dlsym: equal" "weak: null" "program's own: equal"
+		"units: equal" "table: equal" "dlsym: equal" "weak: null" "program's own: equal" "extern inline: equal, 15"
 else
 	fail "extern-stubs-run.c builds without the mode"
 fi
@@ -52,7 +52,7 @@ for o in -O0 -O2; do
 		" sym=\\? expected=$(id FiiE) preamble=$(id FvPvE)\$"
 	check "one address per function in the program, not libc's; weak stays null at $o" \
 		runs "$T/stubs$o" equal "units: equal" "table: equal" "dlsym: different" "weak: null" \
-		"program's own: equal"
+		"program's own: equal" "extern inline: equal, 15"
 done
 
 # The stubs carry the declared prototypes' ids, in one COMDAT group each,
@@ -93,7 +93,7 @@ if stubs -O2 -shared -fPIC -o "$T/libpeer.so" "$PEER" &&
 	check "shared library: its pointers are called from the program" runs "$T/withlib" peer-call "peer strcmp: ok"
 	check "shared library: its stub is its own (addresses differ, as documented)" \
 		runs "$T/withlib" equal "units: different" "table: equal" "dlsym: different" "weak: null" \
-		"program's own: different"
+		"program's own: different" "extern inline: different, 15"
 else
 	fail "the peer builds as a shared library with the mode"
 fi
