@@ -46,13 +46,14 @@ REPORTER_KEY=$(sha256sum <"$HERE/../tests/e2e/sigill-report.c" | cut -c1-16)
 src_of() {
 	case $1 in
 	*+fixes)
-		if [ ! -f "$WORK/src-fixes/.unpacked" ]; then
+		want=$(cat "$HERE"/patches/binutils-2.40-*.patch | sha256sum | cut -c1-16)
+		if [ "$(cat "$WORK/src-fixes/.unpacked" 2>/dev/null)" != "$want" ]; then
 			rm -rf "$WORK/src-fixes" && mkdir -p "$WORK/src-fixes"
 			tar -xJf "$SRC_TAR" -C "$WORK/src-fixes" --strip-components=1
 			for p in "$HERE"/patches/binutils-2.40-*.patch; do
 				patch -s -d "$WORK/src-fixes" -p1 <"$p"
 			done
-			touch "$WORK/src-fixes/.unpacked"
+			echo "$want" >"$WORK/src-fixes/.unpacked"
 		fi
 		echo "$WORK/src-fixes" ;;
 	*)	echo "$WORK/src" ;;
