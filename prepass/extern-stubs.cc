@@ -19,9 +19,12 @@
  * by another unit of the program.  So the stubs are weak, and every public
  * function a unit in this mode defines gets `.kcfi_func ..., stub`: a
  * strong hidden alias __kcfi_stub_NAME that takes the stubs' place at link
- * time, keeping one address per function.  Under LTO the functions of all
- * units meet in lto1 under two names and may be localised there, which
- * that scheme cannot follow: kcfi-gcc refuses the combination.
+ * time, keeping one address per function.
+ *
+ * Under LTO, cc1 renames nothing: the code generator (each ltrans) sees
+ * the whole program's IR and renames only what no unit of it defines, so
+ * that functions the IR defines, which LTO may localise, are never reached
+ * through a stub.  Fat LTO objects would need both; kcfi-gcc refuses them.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"
@@ -60,6 +63,7 @@ wants_stub (cgraph_node *node)
      symbol, libc's say, is still defined elsewhere.  */
   return node->address_taken && !node->alias && !node->weakref
 	 && !node->transparent_alias && DECL_EXTERNAL (decl) && !DECL_WEAK (decl)
+	 && !node->in_other_partition
 	 && !DECL_IS_UNDECLARED_BUILTIN (decl)
 	 && !fndecl_built_in_p (decl, BUILT_IN_MD)
 	 && kcfi_function_type_recorded_p (decl)
@@ -69,7 +73,7 @@ wants_stub (cgraph_node *node)
 void
 kcfi_rename_extern_stubs (void)
 {
-  if (!kcfi_extern_stubs)
+  if (!kcfi_extern_stubs || flag_generate_lto || flag_wpa)
     return;
   cgraph_node *node;
   auto_vec<cgraph_node *> renamed;

@@ -10,8 +10,8 @@
  *                              a nested function (trampoline)
  *   ALL_IPA_PASSES_START (cc1) record function types before    here
  *                              free_lang_data; LTO guard asm
- *                              rename extern functions to      extern-stubs.cc
- *                              their stubs (opt-in)
+ *   ALL_IPA_PASSES_START       rename extern functions to      extern-stubs.cc
+ *     (cc1 without LTO, ltrans) their stubs (opt-in)
  *   after "einline" (cc1)      ICF guard                       gimple-passes.cc
  *   before "pre"               tail-merge guard                gimple-passes.cc
  *   after "expand"             call markers                    rtl-passes.cc
@@ -139,6 +139,7 @@ all_ipa_passes_start (void *, void *)
   if (in_lto_p)
     {
       kcfi_prepare_extern_stubs ();
+      kcfi_rename_extern_stubs ();
       return;
     }
   double start = stats ? thread_cpu_ms () : 0;

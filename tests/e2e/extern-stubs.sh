@@ -6,8 +6,8 @@
 # not equal to libc's own address or to a shared library's); a weak
 # declaration keeps its null address; a function the program defines keeps
 # one address (the defining unit's alias replaces the stubs); asm("name")
-# declarations work; what cannot be honoured (-flto among it) is refused
-# with a message.
+# declarations and LTO work; what cannot be honoured is refused with a
+# message.
 . "$top_srcdir/tests/e2e/lib.sh"
 
 RUN=$E2E/extern-stubs-run.c PEER=$E2E/extern-stubs-peer.c
@@ -87,6 +87,30 @@ else
 	fail "the peer compiles with the mode"
 fi
 
+# Under LTO the code generator stubs what no unit of the IR defines; mixed
+# with objects built without LTO, the aliases still meet the stubs.
+for parts in "-flto" "-flto=2 -flto-partition=max"; do
+	if stubs -O2 $parts -o "$T/lto" "$RUN" "$PEER"; then
+		check "$parts: library calls through pointers run" runs "$T/lto" calls "calls: ok"
+		check "$parts: one address per function" runs "$T/lto" equal "units: equal" "table: equal" \
+			"dlsym: different" "weak: null" "program's own: equal" "extern inline: equal, 15"
+		check "$parts: free called as int (int) still traps" run_to_sigill "$T/lto" wrong-type
+	else
+		fail "extern-stubs-run.c builds with the mode and $parts"
+	fi
+done
+if stubs -O2 -c -o "$T/peer-nolto.o" "$PEER" && stubs -O2 -flto -c -o "$T/run-lto.o" "$RUN" &&
+   stubs -O2 -c -o "$T/run-nolto.o" "$RUN" && stubs -O2 -flto -c -o "$T/peer-lto.o" "$PEER" &&
+   stubs -O2 -flto -o "$T/mix1" "$T/run-lto.o" "$T/peer-nolto.o" &&
+   stubs -O2 -flto -o "$T/mix2" "$T/run-nolto.o" "$T/peer-lto.o"; then
+	for m in mix1 mix2; do
+		check "LTO and non-LTO units ($m): one address per function, calls run" sh -c \
+			"'$T/$m' equal | grep -qx \"program's own: equal\" && '$T/$m' calls | grep -qx 'calls: ok'"
+	done
+else
+	fail "LTO and non-LTO units link together with the mode"
+fi
+
 # Across a shared library: each object has its own stub, both typed.
 if stubs -O2 -shared -fPIC -o "$T/libpeer.so" "$PEER" &&
    stubs -O2 -o "$T/withlib" "$RUN" -L"$T" -lpeer -Wl,-rpath,"$T"; then
@@ -114,9 +138,10 @@ refused() {	# MESSAGE-PATTERN ARGS...
 check "refused without -fsanitize=kcfi" refused "extern-stubs: it needs -fsanitize=kcfi" -fsanitize-kcfi-extern-stubs
 check "refused with -mcmodel=kernel" refused "extern-stubs: kernel code" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=kernel
-check "refused with -flto" refused "extern-stubs: under -flto" -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto
-check "-fno-lto after -flto is accepted" sh -c \
-	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto -fno-lto -c -o '$T/nolto.o' '$RUN'"
+check "refused with fat LTO objects" refused "extern-stubs: fat LTO objects" \
+	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto -ffat-lto-objects
+check "-fno-fat-lto-objects after it is accepted" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto -ffat-lto-objects -fno-fat-lto-objects -c -o '$T/nofat.o' '$RUN'"
 check "refused with -mcmodel=large" refused "extern-stubs: a stub reaches" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=large
 check "refused with patchable prefix NOPs, naming the line" refused \
