@@ -218,31 +218,38 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 	return 0;
 }
 
-/* At ", ID" (not ", stub") after .kcfi_func's name?  Looks ahead only. */
-static bool func_has_id(struct cursor *c)
-{
-	const char *p = c->p;
-	while (p < c->end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p >= c->end || *p != ',')
-		return true;	/* expect_comma() reports it */
-	for (p++; p < c->end && (*p == ' ' || *p == '\t'); p++)
-		;
-	return p >= c->end || (*p >= '0' && *p <= '9');
-}
-
-/* The optional last operand of .kcfi_extern and .kcfi_func: ", stub"
- * (doc/extern-stubs.md). */
-static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
+/* An optional ", KEY" operand: 1 with KEY read, 0 if no comma follows,
+ * -1 on error. */
+static int next_key(struct cursor *c, struct slice *key)
 {
 	skip_blanks(c);
 	if (c->p >= c->end || *c->p != ',')
 		return 0;
 	c->p++;
 	skip_blanks(c);
+	return parse_word(c, key) ? -1 : 1;
+}
+
+/* At ", ID" (not ", stub") after .kcfi_func's name?  Looks ahead only. */
+static bool func_has_id(const struct cursor *c)
+{
+	struct cursor ahead = *c;
+	skip_blanks(&ahead);
+	if (ahead.p >= ahead.end || *ahead.p != ',')
+		return true;	/* expect_comma() reports it */
+	ahead.p++;
+	skip_blanks(&ahead);
+	return ahead.p >= ahead.end || (*ahead.p >= '0' && *ahead.p <= '9');
+}
+
+/* The optional last operand of .kcfi_extern and .kcfi_func: ", stub"
+ * (doc/extern-stubs.md). */
+static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
+{
 	struct slice key;
-	if (parse_word(c, &key))
-		return -1;
+	int rc = next_key(c, &key);
+	if (rc <= 0)
+		return rc;
 	if (!slice_eq(key, "stub")) {
 		c->p -= key.n;
 		return fail(c, d->kind == KD_FUNC ? "unknown .kcfi_func key" : "unknown .kcfi_extern key");
@@ -256,14 +263,10 @@ static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
 {
 	for (;;) {
-		skip_blanks(c);
-		if (c->p >= c->end || *c->p != ',')
-			return 0;
-		c->p++;
-		skip_blanks(c);
 		struct slice key;
-		if (parse_word(c, &key))
-			return -1;
+		int rc = next_key(c, &key);
+		if (rc <= 0)
+			return rc;
 		if (!slice_eq(key, "chain")) {
 			c->p -= key.n;
 			return fail(c, "unknown .kcfi_call key");

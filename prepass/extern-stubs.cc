@@ -51,6 +51,17 @@ kcfi_extern_stub_target (tree decl)
   return name + sizeof stub_prefix - 1;
 }
 
+/* The identifier assemble_name marks as referenced when it prints DECL's
+   name: the name without its '*'.  CREATE: make it, for a name just set
+   (assemble_name marks only one that exists).  */
+static tree
+printed_name (tree decl, bool create)
+{
+  const char *name = targetm.strip_name_encoding (
+    IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl)));
+  return create ? get_identifier (name) : maybe_get_identifier (name);
+}
+
 /* Which declarations get a stub.  Not a weak one: its address may be null
    and the program may test that, which a stub's address never is.  Not
    builtins nobody declared, nor aliases and weakrefs, which name another
@@ -95,26 +106,9 @@ kcfi_rename_extern_stubs (void)
       if (DECL_RTL_SET_P (decl))
 	SET_DECL_RTL (decl, NULL_RTX);
       symtab->change_decl_assembler_name (decl, get_identifier (stub));
-      /* assemble_name marks the identifier of the name without its '*'
-	 as referenced (kcfi_extern_stub_needed_p), but only one that
-	 exists.  */
-      get_identifier (targetm.strip_name_encoding (stub));
+      printed_name (decl, true);	/* for kcfi_extern_stub_needed_p */
       free (stub);
     }
-}
-
-/* lto1 reads the stubs' names as cc1 made them; give the ones written
-   with '*' their bare identifier too, as kcfi_rename_extern_stubs did in
-   cc1, before anything is printed.  */
-void
-kcfi_prepare_extern_stubs (void)
-{
-  cgraph_node *node;
-  FOR_EACH_FUNCTION (node)
-    if (DECL_ASSEMBLER_NAME_SET_P (node->decl)
-	&& kcfi_extern_stub_target (node->decl))
-      get_identifier (targetm.strip_name_encoding (
-	IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (node->decl))));
 }
 
 /* Does this output file need DECL's stub?  Only if it printed the name:
@@ -127,8 +121,6 @@ kcfi_extern_stub_needed_p (cgraph_node *node)
   tree decl = node->decl;
   if (node->alias || !DECL_EXTERNAL (decl) || !kcfi_extern_stub_target (decl))
     return false;
-  /* assemble_name marks the identifier of the name as printed.  */
-  tree printed = maybe_get_identifier (targetm.strip_name_encoding (
-    IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl))));
+  tree printed = printed_name (decl, false);
   return printed && TREE_SYMBOL_REFERENCED (printed);
 }

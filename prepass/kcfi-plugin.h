@@ -110,7 +110,6 @@ void kcfi_refuse_trampolines (function *fun, bool unchecked);
 /* extern-stubs.cc: -fplugin-arg-kcfi-extern-stubs (doc/extern-stubs.md) */
 extern bool kcfi_extern_stubs;
 void kcfi_rename_extern_stubs (void);	/* cc1 without LTO; ltrans */
-void kcfi_prepare_extern_stubs (void);	/* lto1 */
 const char *kcfi_extern_stub_target (tree decl);	/* NULL: not a stub */
 bool kcfi_extern_stub_needed_p (cgraph_node *node);
 /* typeinfo-diag.cc: their misuse, worded as GCC's built-ins word it */

@@ -138,7 +138,6 @@ all_ipa_passes_start (void *, void *)
 {
   if (in_lto_p)
     {
-      kcfi_prepare_extern_stubs ();
       kcfi_rename_extern_stubs ();
       return;
     }
