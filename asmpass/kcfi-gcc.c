@@ -198,6 +198,7 @@ struct driver {
 	struct x86_opts x86;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
+	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
 	bool lto;		/* the last of -flto[=...] and -fno-lto */
 	bool fat_lto;		/* the last of -f[no-]fat-lto-objects */
@@ -230,8 +231,13 @@ static bool extern_stubs_possible(const struct driver *d)
 	const char *why = NULL;
 	if (!d->extern_stubs)
 		return true;
-	if (!d->enabled)
+	/* A later -fno-sanitize=kcfi (or =all, as test suites append to build
+	 * their probes plainly) turns the mode off with KCFI, like any other
+	 * sub-option of a sanitizer; the mode alone is a mistake worth naming. */
+	if (!d->requested)
 		why = "it needs -fsanitize=kcfi";
+	else if (!d->enabled)
+		return true;
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "kernel"))
 		why = "kernel code calls no uninstrumented library, and a stub's "
 		      "jump through the PLT is not kernel code";
@@ -258,7 +264,7 @@ static bool read_options(struct driver *d, int argc, char **argv)
 		if (!strncmp(a, "-fsanitize=", 11)) {
 			char *rest = strip_kcfi(a + 11, false, &hit);
 			if (hit)
-				d->enabled = true;
+				d->enabled = d->requested = true;
 			if (rest)
 				push(&d->user, xstrdup_printf("-fsanitize=%s", rest));
 			continue;

@@ -136,6 +136,14 @@ refused() {	# MESSAGE-PATTERN ARGS...
 		grep -q "$pat" "$T/refused.err" || { cat "$T/refused.err"; false; }
 }
 check "refused without -fsanitize=kcfi" refused "extern-stubs: it needs -fsanitize=kcfi" -fsanitize-kcfi-extern-stubs
+# Test suites append -fno-sanitize=all to build probes plainly: the mode goes
+# with KCFI, and the object is plain (no preamble, no stub).
+plain_after_no_sanitize() {
+	"$KCFI_GCC" -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -fno-sanitize=all \
+		-O2 -c -o "$T/nosan.o" "$RUN" &&
+		! nm "$T/nosan.o" | grep -q '__cfi_\|__kcfi_stub_'
+}
+check "-fno-sanitize=all after it builds plainly" plain_after_no_sanitize
 check "refused with -mcmodel=kernel" refused "extern-stubs: kernel code" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=kernel
 check "refused with fat LTO objects" refused "extern-stubs: fat LTO objects" \
