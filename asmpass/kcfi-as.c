@@ -48,6 +48,8 @@ static void usage(FILE *f)
 	      "                             `as` in $PATH other than kcfi-as itself)\n"
 	      "  --kcfi-save=FILE           also write the rewritten assembly to FILE (- = stdout)\n"
 	      "  --kcfi-no-assemble         only rewrite; do not run the real assembler\n"
+	      "  --kcfi-no-line-markers     no \"# N file\" lines naming the input's lines\n"
+	      "                             (kcfi-gcc -S: the rewritten file is the result)\n"
 	      "  --kcfi-stats               print per-TU counts to stderr\n"
 	      "  --kcfi-hash=fnv1a|xxhash64 type-id hash (default fnv1a; xxhash64 = Clang <= 21, rustc)\n"
 	      "  --kcfi-normalize-integers  Clang's integer normalization (Rust-enabled kernels)\n"
@@ -104,6 +106,8 @@ static int kcfi_option(struct invocation *inv, const char *a)
 		inv->stats = true;
 	else if (!strcmp(a, "--kcfi-no-assemble"))
 		inv->no_assemble = true;
+	else if (!strcmp(a, "--kcfi-no-line-markers"))
+		inv->opts.no_line_markers = true;
 	else if (!strcmp(a, "--kcfi-normalize-integers"))
 		inv->opts.normalize_integers = true;
 	else if (!strcmp(a, "--kcfi-cs-prefix"))

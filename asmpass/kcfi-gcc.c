@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "asmpass/finish-asm.h"
 #include "asmpass/tool-witness.h"
 
 struct args {
@@ -203,6 +204,10 @@ struct driver {
 	bool lto;		/* the last of -flto[=...] and -fno-lto */
 	bool fat_lto;		/* the last of -f[no-]fat-lto-objects */
 	bool help, version;
+	bool asm_only;		/* -S */
+	bool annotated;		/* -fsanitize-kcfi-annotated-asm: -S gives kcfi-as's input */
+	bool user_wrapper;	/* -wrapper: theirs, so -S cannot use ours */
+	const char *march;	/* the last -march=, which kcfi-as reads as gas would */
 	char *plugin;		/* the plugin for cc */
 	char *asdir;		/* the directory whose `as` is kcfi-as */
 };
@@ -304,6 +309,10 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			d->extern_stubs = a[2] != 'n';
 			continue;
 		}
+		if (!strcmp(a, "-fsanitize-kcfi-annotated-asm")) {
+			d->annotated = true;
+			continue;
+		}
 		if (!strcmp(a, "-fsanitize-kcfi-arity")) {
 			fprintf(stderr, "kcfi-gcc: -fsanitize-kcfi-arity is not supported "
 				"(Linux 6.12 decodes only the plain KCFI preamble)\n");
@@ -323,6 +332,12 @@ static bool read_options(struct driver *d, int argc, char **argv)
 		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
 		    !strcmp(a, "-M") || !strcmp(a, "-MM"))
 			d->assembles = false;
+		if (!strcmp(a, "-S"))
+			d->asm_only = true;
+		if (!strcmp(a, "-wrapper"))
+			d->user_wrapper = true;
+		if (!strncmp(a, "-march=", 7))
+			d->march = a;
 		if (!strcmp(a, "--help"))
 			d->help = true;
 		if (!strcmp(a, "--version"))
@@ -387,6 +402,33 @@ static void pass_real_as(const struct driver *d)
 	free(as);
 }
 
+/* -S: cc1 runs under -wrapper kcfi-gcc --kcfi-finish-asm (finish-asm.c), so
+ * that the file written is finished assembly which any `as` takes, as with
+ * clang -S.  GCC splits the wrapper's words at commas. */
+static void finish_asm_wrapper(const struct driver *d, struct args *out)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return;
+	self[n] = '\0';
+	if (d->user_wrapper || strchr(self, ',') || strchr(d->asdir, ',') ||
+	    (d->march && strchr(d->march, ','))) {
+		fprintf(stderr, "kcfi-gcc: warning: -S writes the annotated assembly (as with "
+			"-fsanitize-kcfi-annotated-asm): %s\n", d->user_wrapper ?
+			"-wrapper is taken" : "a comma in a path cannot pass through -wrapper");
+		return;
+	}
+	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
+				 d->asdir,
+				 d->hash && !strcmp(d->hash, "xxHash64") ? ",--kcfi-hash=xxhash64" : "",
+				 d->normalize ? ",--kcfi-normalize-integers" : "",
+				 d->cs_prefix ? ",--kcfi-cs-prefix" : "",
+				 d->march ? "," : "", d->march ? d->march : "");
+	push(out, "-wrapper");
+	push(out, w);
+}
+
 static void add_kcfi_options(const struct driver *d, struct args *out)
 {
 	push(out, xstrdup_printf("-fplugin=%s", d->plugin));
@@ -399,6 +441,8 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
 	if (d->cs_prefix)
 		push(out, "-Wa,--kcfi-cs-prefix");
+	if (d->asm_only && !d->annotated)
+		finish_asm_wrapper(d, out);
 	char *witness = d->preprocess_only ? tool_witness(d->plugin, d->asdir) : NULL;
 	if (witness) {
 		push(out, "-include");
@@ -440,6 +484,9 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           address-taken functions the unit only declares\n"
 	       "                           (libc's) are reached through typed stubs\n"
 	       "                           (doc/extern-stubs.md; -fno-...: off again)\n"
+	       "  -fsanitize-kcfi-annotated-asm\n"
+	       "                           -S writes the plugin's annotated assembly (what\n"
+	       "                           kcfi-as reads) instead of the finished assembly\n"
 	       "  -mindirect-branch-cs-prefix\n"
 	       "                           also cs-prefixes the retpoline calls of the checks\n"
 	       "Environment: KCFI_CC (the compiler), KCFI_PLUGIN (the plugin),\n"
@@ -460,6 +507,8 @@ static int print_version(const struct driver *d, const struct args *out)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], FINISH_ASM_OPTION))
+		return finish_asm_main(argc, argv);
 	struct driver d = { 0 };
 	name_compiler(&d, argv[0]);
 	/* The argument vectors are dropped unfreed: _exit ends the process

@@ -19,7 +19,8 @@ bin_PROGRAMS += kcfi-as kcfi-gcc
 kcfi_as_SOURCES = asmpass/kcfi-as.c
 kcfi_as_LDADD = libasmpass.a libtypeids.a $(PCRE2_LIBS)
 
-kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c asmpass/tool-witness.c asmpass/tool-witness.h
+kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c asmpass/tool-witness.c asmpass/tool-witness.h \
+	asmpass/finish-asm.c asmpass/finish-asm.h
 kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKCFI_NATIVE_TRIPLE='"$(NATIVE_TRIPLE)"' \
 	-DKCFI_PKGLIBDIR='"$(pkglibdir)"' -DKCFI_PKGLIBEXECDIR='"$(pkglibexecdir)"' \

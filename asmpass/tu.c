@@ -171,6 +171,8 @@ static void put(struct tu *t, const char *p, size_t n)
 /* The next input line is line N again, whatever we inserted. */
 static void resync(struct tu *t, unsigned long n)
 {
+	if (t->opts.no_line_markers)
+		return;
 	char num[DECIMAL_MAX];
 	const struct slice line[] = {
 		SLICE_LIT("# "), put_decimal(num, n), SLICE_LIT(" \""),

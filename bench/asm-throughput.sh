@@ -24,7 +24,7 @@ done
 
 corpus() {	# FUNCTIONS OUT.s
 	sh "$src/gen-corpus.sh" "$1" >"$out/corpus.c"
-	"$build/kcfi-gcc" -O2 -fsanitize=kcfi -S -o "$2" "$out/corpus.c"
+	"$build/kcfi-gcc" -O2 -fsanitize=kcfi -fsanitize-kcfi-annotated-asm -S -o "$2" "$out/corpus.c"
 }
 corpus "$n" "$out/big.s"
 "$build/kcfi-as" --kcfi-no-assemble --kcfi-save="$out/rewritten.s" "$out/big.s"

@@ -49,7 +49,7 @@ done | awk -F '\t' -v cc="$cc" -v work="$work" '{
 	obj = $1; cmd = $2
 	gsub(/-Wp,-MMD,[^ ]*/, "", cmd)
 	s = obj; sub(/\.o$/, ".s", s); gsub(/\//, "__", s)
-	sub(/ -c -o [^ ]* /, " -S -o " work "/s/" s " ", cmd)
+	sub(/ -c -o [^ ]* /, " -fsanitize-kcfi-annotated-asm -S -o " work "/s/" s " ", cmd)
 	printf "%s\t%s %s\n", obj, cc, cmd
 }' > "$work/commands"
 echo "harvest: $(wc -l < "$work/commands") kernel C files compiled by kcfi-gcc" >&2

@@ -66,7 +66,7 @@ echo "plugin on whole kernel TUs (kcfi-gcc -S minus gcc -S, the TU's flags; per 
 total_ms=0 total_types=0 total_mi=0 tus=0
 for flags in "$out"/*.flags; do
 	name=$(basename "$flags" .flags)
-	with=$(tr '\n' ' ' < "$flags")
+	with="$(tr '\n' ' ' < "$flags") -fsanitize-kcfi-annotated-asm"
 	without=$(grep -v -x -e '-fsanitize=kcfi' "$flags" | tr '\n' ' ')
 	# shellcheck disable=SC2086 # one flag a word
 	"$build/kcfi-gcc" $with -S -o "$out/$name.s" "$out/$name.i" 2> /dev/null

@@ -18,7 +18,7 @@ scan() {	# TRIPLE SRC FLAGS...
 	s_m=$(echo "$*" | sed -n 's/.*-fpatchable-function-entry=[0-9]*,\([0-9]*\).*/\1/p')
 	s_nop=4
 	case "$s_t $*" in riscv64-*-march=rv64g\ *|riscv64-*-march=rv64g) ;; riscv64-*) s_nop=2 ;; esac
-	kx "$s_t" "$@" -S -o "$T/in.s" "$s_src" &&
+	kx "$s_t" "$@" -fsanitize-kcfi-annotated-asm -S -o "$T/in.s" "$s_src" &&
 	kx "$s_t" "$@" -c -o "$T/out.o" "$T/in.s" -Wa,--kcfi-save="$T/out.s" -Wa,--kcfi-stats &&
 	s_checks=$(sed -n 's/.* checks=\([0-9]*\) .*/\1/p' "$T/kx.err") &&
 	awk -v arch="${s_t%%-*}" -v prefix="${s_m:-0}" -v nop=$s_nop -v checks="$s_checks" \

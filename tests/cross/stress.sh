@@ -43,7 +43,7 @@ done
 want=$((v + 1000))
 
 check "stock budget: GCC puts a tbz over the calls" sh -c \
-	"$top_builddir/$t-kcfi-gcc -fsanitize=kcfi -fplugin-arg-kcfi-reserve=1 -O2 -S -o $T/one.s $T/stress.c &&
+	"$top_builddir/$t-kcfi-gcc -fsanitize=kcfi -fplugin-arg-kcfi-reserve=1 -fsanitize-kcfi-annotated-asm -O2 -S -o $T/one.s $T/stress.c &&
 	 grep -qE '^	tbn?z	' $T/one.s"
 check "$N checks assemble" kx "$t" -O2 -Wa,--kcfi-stats -o "$T/stress" "$T/stress.c"
 check "... all $N are checked" grep -q "checks=$N " "$T/kx.err"

@@ -156,5 +156,5 @@ check "refused with patchable prefix NOPs, naming the line" refused \
 	"\\.s:[0-9]*: error: extern stubs cannot be combined with patchable prefix NOPs" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -fpatchable-function-entry=4,2
 check "-fno-sanitize-kcfi-extern-stubs turns it off again" sh -c \
-	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -fno-sanitize-kcfi-extern-stubs -S -o - '$RUN' | grep -q '.kcfi_extern free, [0-9]*\$'"
+	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -fno-sanitize-kcfi-extern-stubs -fsanitize-kcfi-annotated-asm -S -o - '$RUN' | grep -q '.kcfi_extern free, [0-9]*\$'"
 finish

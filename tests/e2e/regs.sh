@@ -46,7 +46,7 @@ check "the checked program has its check" sh -c \
 	"'$OBJDUMP' -d '$T/plain-O2' | grep -q ud2"
 
 # What the plugin tells kcfi-as (doc/directives.md 2.6, 3.7).
-kgcc -O2 -S -w -ffixed-r11 -fcall-saved-r10 -ffixed-xmm3 -DGLOBAL_REG='"r12"' -o "$T/f.s" "$F"
+kgcc -fsanitize-kcfi-annotated-asm -O2 -S -w -ffixed-r11 -fcall-saved-r10 -ffixed-xmm3 -DGLOBAL_REG='"r12"' -o "$T/f.s" "$F"
 check ".kcfi_reserved for a global register variable, with its declaration" \
 	grep -q '^	\.kcfi_reserved r12, global, "keep (.*regs-fixed\.c:8)"$' "$T/f.s"
 check ".kcfi_reserved for -ffixed-r11, -fcall-saved-r10, -ffixed-xmm3" sh -c \
@@ -55,9 +55,9 @@ check ".kcfi_reserved for -ffixed-r11, -fcall-saved-r10, -ffixed-xmm3" sh -c \
 	 grep -q '^	\.kcfi_reserved xmm3, option, \"-ffixed-xmm3\"\$' '$T/f.s'"
 check "... before the first .kcfi_func" sh -c \
 	"awk '/\\.kcfi_func/ { f = 1 } /\\.kcfi_reserved/ && f { bad = 1 } END { exit bad }' '$T/f.s'"
-kgcc -O2 -S -o "$T/plain.s" "$F"
+kgcc -fsanitize-kcfi-annotated-asm -O2 -S -o "$T/plain.s" "$F"
 check "no .kcfi_reserved when nothing is reserved" sh -c "! grep -q kcfi_reserved '$T/plain.s'"
 check "chain=r10 on the call that passes a static chain, and only there" sh -c \
-	"'$KCFI_GCC' -fsanitize=kcfi -O2 -S -o '$T/c.s' '$C' && grep -c 'kcfi_call.*chain=' '$T/c.s' | grep -qx 1 &&
+	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-annotated-asm -O2 -S -o '$T/c.s' '$C' && grep -c 'kcfi_call.*chain=' '$T/c.s' | grep -qx 1 &&
 	 grep -q '^	\.kcfi_call [0-9]*, chain=r10\$' '$T/c.s'"
 finish

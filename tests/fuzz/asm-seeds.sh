@@ -24,7 +24,7 @@ for triple in x86_64-linux-gnu aarch64-linux-gnu riscv64-linux-gnu; do
 	for c in "$src"/*.c; do
 		b=$(basename "$c" .c)
 		for o in -O0 -O2; do
-			KCFI_CC=$cc "$build/kcfi-gcc" -fsanitize=kcfi $o -S -w -o "$tmp/x.s" "$c" \
+			KCFI_CC=$cc "$build/kcfi-gcc" -fsanitize=kcfi $o -fsanitize-kcfi-annotated-asm -S -w -o "$tmp/x.s" "$c" \
 				2>/dev/null || continue
 			[ "$(wc -c <"$tmp/x.s")" -le 65535 ] || continue
 			{ printf '\200'; cat "$tmp/x.s"; } >"$dir/gen-$arch-$b$o"

@@ -13,7 +13,7 @@ mb=${BIG_MB:-200}
 T=${BIG_TMPDIR:-$T}
 
 sh "$top_srcdir/bench/gen-corpus.sh" 1000 >"$T/corpus.c"
-"$KCFI_GCC" -fsanitize=kcfi -O2 -S -o "$T/one.s" "$T/corpus.c" || { fail "kcfi-gcc -S"; finish; }
+"$KCFI_GCC" -fsanitize=kcfi -fsanitize-kcfi-annotated-asm -O2 -S -o "$T/one.s" "$T/corpus.c" || { fail "kcfi-gcc -S"; finish; }
 "$KCFI_AS" --kcfi-no-assemble --kcfi-stats "$T/one.s" 2>"$T/one.stats" || { fail "one copy refused"; finish; }
 per_checks=$(sed -n 's/.* checks=\([0-9]*\) .*/\1/p' "$T/one.stats")
 per_pre=$(sed -n 's/.* preambles=\([0-9]*\) .*/\1/p' "$T/one.stats")

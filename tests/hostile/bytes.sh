@@ -59,7 +59,7 @@ __attribute__((no_sanitize("kcfi"))) int raw(op f) { return f(1); }
 int sw(int x, op *t) { switch (x) { case 0: return t[0](x); case 1: return 3; case 2: return 7;
 	case 3: return 9; case 4: return 11; case 5: return 2; default: return 0; } }
 C
-	"$KCFI_GCC" -fsanitize=kcfi -O2 -S -o "$T/lf.s" "$T/crlf.c" 2>"$T/crlf.cc" ||
+	"$KCFI_GCC" -fsanitize=kcfi -fsanitize-kcfi-annotated-asm -O2 -S -o "$T/lf.s" "$T/crlf.c" 2>"$T/crlf.cc" ||
 		fail "crlf: kcfi-gcc -S failed: $(cat "$T/crlf.cc")"
 	sed 's/$/\r/' "$T/lf.s" >"$T/crlf.s"
 	expect_ok crlf 3
