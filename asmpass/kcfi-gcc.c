@@ -205,6 +205,7 @@ struct driver {
 	bool fat_lto;		/* the last of -f[no-]fat-lto-objects */
 	bool help, version;
 	bool asm_only;		/* -S */
+	bool no_link;		/* -c, -S, -E, -fsyntax-only, -M, -MM */
 	bool annotated;		/* -fsanitize-kcfi-annotated-asm: -S gives kcfi-as's input */
 	bool user_wrapper;	/* -wrapper: theirs, so -S cannot use ours */
 	const char *march;	/* the last -march=, which kcfi-as reads as gas would */
@@ -332,6 +333,8 @@ static bool read_options(struct driver *d, int argc, char **argv)
 		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
 		    !strcmp(a, "-M") || !strcmp(a, "-MM"))
 			d->assembles = false;
+		if (!d->assembles || !strcmp(a, "-c"))
+			d->no_link = true;
 		if (!strcmp(a, "-S"))
 			d->asm_only = true;
 		if (!strcmp(a, "-wrapper"))
@@ -429,6 +432,19 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 	push(out, w);
 }
 
+/* A link line without -fsanitize=kcfi: GCC generates the code of -flto
+ * objects here, and what was compiled with KCFI gets it from the marks its
+ * units left in the IR, as with Clang, while cc1 and all other code stay
+ * plain (the plugin's follow-lto).  Without our plugin in lto1 such objects
+ * would stop the link at their guard, so this is about working, never
+ * about protection. */
+static void add_follow_lto(const struct driver *d, struct args *out)
+{
+	push(out, xstrdup_printf("-fplugin=%s", d->plugin));
+	push(out, "-fplugin-arg-kcfi-follow-lto");
+	push(out, xstrdup_printf("-B%s/", d->asdir));
+}
+
 static void add_kcfi_options(const struct driver *d, struct args *out)
 {
 	push(out, xstrdup_printf("-fplugin=%s", d->plugin));
@@ -520,9 +536,10 @@ int main(int argc, char **argv)
 
 	struct args out = { 0 };
 	push(&out, d.cc);
-	if (d.enabled || d.version) {
+	bool follow = !d.enabled && !d.no_link && !d.help && !d.version;
+	if (d.enabled || d.version || follow) {
 		if (!locate_tools(&d, !d.enabled)) {
-			if (!d.version)
+			if (d.enabled)
 				_exit(1);
 			free(d.plugin);
 			d.plugin = NULL;
@@ -530,6 +547,9 @@ int main(int argc, char **argv)
 	}
 	if (d.enabled && d.plugin) {
 		add_kcfi_options(&d, &out);
+		pass_real_as(&d);
+	} else if (follow && d.plugin) {
+		add_follow_lto(&d, &out);
 		pass_real_as(&d);
 	}
 	for (int i = 0; i < d.user.n; i++)

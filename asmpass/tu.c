@@ -1227,8 +1227,8 @@ int tu_finish(struct tu *t)
 	if (t->require_plugin && !t->instrumented) {
 		t->loc.line = t->require_line;
 		return fail(t, 0, "this code was generated without the kcfi plugin although "
-			    "its source was compiled with -fsanitize=kcfi -flto: add "
-			    "-fsanitize=kcfi to the link command");
+			    "its source was compiled with -fsanitize=kcfi -flto: link "
+			    "through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
 	}
 	if (t->instrumented && t->arch->tu_end) {
 		struct emitter em = { .sink = t->out, .section = &t->sec.cur,

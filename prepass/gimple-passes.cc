@@ -115,6 +115,8 @@ kcfi_summarize_calls (function *fun)
 unsigned
 kcfi_guard_tail_merge (function *fun)
 {
+  if (!kcfi_active)
+    return 0;
   auto_vec<gcall *> calls;
   indirect_calls (fun, calls);
   bool mixed = false;

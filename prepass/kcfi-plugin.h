@@ -33,10 +33,13 @@
 #define KCFI_ATTR_CALLS "kcfi calls"	/* on a decl: its calls' types */
 #define KCFI_ATTR_NO_SANITIZE "kcfi no_sanitize"
 #define KCFI_ATTR_NOCF "kcfi nocf_check"
+#define KCFI_ATTR_LTO_UNIT "kcfi lto unit"	/* on what an -flto unit
+					   defines: "stubs" or "" (its mode) */
 
 /* plugin.cc */
 extern int kcfi_reserve;		/* -fplugin-arg-kcfi-reserve=K */
 extern unsigned kcfi_prefix_nops;	/* M of -fpatchable-function-entry=N,M */
+extern bool kcfi_active;		/* false: lto1 idles (follow-lto) */
 bool kcfi_emitting_p (void);
 bool kcfi_types_intact_p (void);
 

@@ -23,11 +23,18 @@
  *   after "cfg" (cc1)          typeinfo markers -> objects     typeinfo.cc
  *   PLUGIN_FINISH_UNIT         .kcfi_extern, .kcfi_typeinfo    here
  *
+ * With -fplugin-arg-kcfi-follow-lto (kcfi-gcc's link lines without
+ * -fsanitize=kcfi) the plugin works in lto1 only, and only on a share of
+ * the program that came from units compiled with it: cc1 marks everything
+ * an -flto unit defines (KCFI_ATTR_LTO_UNIT), as Clang keeps the choice in
+ * the IR, so that a link line need not repeat the compile lines' flags.
+ *
  * Every type lto1 prints was computed by cc1 and streamed in an attribute:
  * lto1's trees have lost typedef names and the identity of char.
  */
 #include "kcfi-plugin.h"
 #include "plugin-version.h"
+#include "langhooks.h"
 
 int plugin_is_GPL_compatible;
 
@@ -66,6 +73,12 @@ unsigned kcfi_prefix_nops;
 /* cc1's --output-pch= file; lto1 has no such symbol, hence weak.  */
 extern const char *pch_file __attribute__ ((weak));
 
+/* -fplugin-arg-kcfi-follow-lto: see the map above.  Until lto1 has found
+   a mark, nothing is written and no pass does anything.  */
+static bool follow_lto;
+#define LTO_GUARD ".kcfi_require_plugin"
+bool kcfi_active = true;
+
 /* Directives go to real assembly only: not to slim LTO objects (IR only),
    not from WPA, not while writing a PCH (cc1 compiles no functions then,
    and a .kcfi_version there would describe nothing).  */
@@ -73,7 +86,7 @@ bool
 kcfi_emitting_p (void)
 {
   bool writing_pch = &pch_file && pch_file;
-  return asm_out_file && !flag_wpa && !writing_pch
+  return kcfi_active && asm_out_file && !flag_wpa && !writing_pch
 	 && !(flag_generate_lto && !flag_fat_lto_objects);
 }
 
@@ -95,17 +108,67 @@ prefix_nops (void)
 }
 
 static void
-start_unit (void *, void *)
+write_version (void)
 {
-  kcfi_prefix_nops = prefix_nops ();
-  if (!kcfi_emitting_p ())
-    return;
   fprintf (asm_out_file,
 	   "\t.kcfi_version 1, \"%s\", ptr=%d, long=%d, char=%s, prefix=%u\n",
 	   KCFI_TARGET_TRIPLE, (int) TYPE_PRECISION (ptr_type_node),
 	   (int) TYPE_PRECISION (long_integer_type_node),
 	   TYPE_UNSIGNED (char_type_node) ? "unsigned" : "signed",
 	   kcfi_prefix_nops);
+}
+
+static void
+start_unit (void *, void *)
+{
+  kcfi_prefix_nops = prefix_nops ();
+  if (kcfi_emitting_p ())
+    write_version ();
+}
+
+/* What an -flto unit defines carries its mode into the IR.  */
+static void
+mark_lto_unit (void)
+{
+  const char *mode = kcfi_extern_stubs ? "stubs" : "";
+  cgraph_node *fn;
+  FOR_EACH_DEFINED_FUNCTION (fn)
+    DECL_ATTRIBUTES (fn->decl)
+      = kcfi_attr_with (DECL_ATTRIBUTES (fn->decl), KCFI_ATTR_LTO_UNIT, mode);
+  varpool_node *var;
+  FOR_EACH_DEFINED_VARIABLE (var)
+    DECL_ATTRIBUTES (var->decl)
+      = kcfi_attr_with (DECL_ATTRIBUTES (var->decl), KCFI_ATTR_LTO_UNIT, mode);
+}
+
+/* follow-lto in lto1: work if anything this code generator emits came from
+   a marked unit, or if it emits the guard asm (which GCC puts in one
+   partition only), and stub what a marked unit asked for.  A partition
+   without either holds no code of ours: it is written as plain GCC would.  */
+static void
+follow_marks (void)
+{
+  bool marked = false, stubs = false;
+  auto note = [&] (tree decl) {
+    if (const char *mode = kcfi_attr_text (DECL_ATTRIBUTES (decl),
+					   KCFI_ATTR_LTO_UNIT))
+      {
+	marked = true;
+	stubs |= !strcmp (mode, "stubs");
+      }
+  };
+  cgraph_node *fn;
+  FOR_EACH_DEFINED_FUNCTION (fn)
+    note (fn->decl);
+  varpool_node *var;
+  FOR_EACH_DEFINED_VARIABLE (var)
+    note (var->decl);
+  for (asm_node *a = symtab->first_asm_symbol (); a; a = a->next)
+    marked |= !strcmp (TREE_STRING_POINTER (a->asm_str), LTO_GUARD);
+  kcfi_active = marked;
+  kcfi_extern_stubs |= stubs;
+  if (kcfi_emitting_p ())
+    write_version ();
 }
 
 /* A function whose body this TU emits; extern inline bodies are only
@@ -138,7 +201,10 @@ all_ipa_passes_start (void *, void *)
 {
   if (in_lto_p)
     {
-      kcfi_rename_extern_stubs ();
+      if (follow_lto)
+	follow_marks ();
+      if (kcfi_active)
+	kcfi_rename_extern_stubs ();
       return;
     }
   double start = stats ? thread_cpu_ms () : 0;
@@ -156,8 +222,9 @@ record_types (void)
      without a .kcfi_version, which kcfi-as (and plain as) refuse.  */
   if (flag_generate_lto)
     {
-      static const char guard[] = ".kcfi_require_plugin";
-      symtab->finalize_toplevel_asm (build_string (sizeof guard - 1, guard));
+      symtab->finalize_toplevel_asm (build_string (sizeof LTO_GUARD - 1,
+						   LTO_GUARD));
+      mark_lto_unit ();
     }
   auto_vec<cgraph_node *> needed;
   cgraph_node *node;
@@ -275,6 +342,8 @@ static plugin_info kcfi_info = {
   "(default: per target, see doc/directives.md)\n"
   "  -fplugin-arg-kcfi-extern-stubs   address-taken functions the unit "
   "only declares are reached through typed stubs (doc/extern-stubs.md)\n"
+  "  -fplugin-arg-kcfi-follow-lto  only in lto1, only on code from units "
+  "compiled with the plugin (link lines without -fsanitize=kcfi)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
   "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
@@ -286,6 +355,12 @@ int
 plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 {
   const char *name = args->base_name;
+  /* follow-lto: cc1 on such a line compiles without KCFI, whatever this
+     compiler is; lto1 waits for the marks (follow_marks).  */
+  for (int i = 0; i < args->argc; i++)
+    follow_lto |= !strcmp (args->argv[i].key, "follow-lto");
+  if (follow_lto && strcmp (lang_hooks.name, "GNU GIMPLE"))
+    return 0;
   if (!plugin_default_version_check (version, &gcc_version))
     {
       error ("kcfi: this plugin was built for GCC %s (%s), not for this "
@@ -307,6 +382,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  kcfi_extern_stubs = true;
 	  continue;
 	}
+      if (!strcmp (a.key, "follow-lto") && !a.value)
+	continue;
       if (!strcmp (a.key, "transparent-union") && a.value
 	  && (!strcmp (a.value, "member") || !strcmp (a.value, "union")))
 	{
@@ -319,12 +396,15 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	{
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
 		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
-		 "%<extern-stubs%> and %<stats%> are known", name, a.key,
+		 "%<extern-stubs%>, %<follow-lto%> and %<stats%> are known",
+		 name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;
 	}
     }
 
+  if (follow_lto)
+    kcfi_active = false;
   register_callback (name, PLUGIN_INFO, NULL, &kcfi_info);
   register_callback (name, PLUGIN_ATTRIBUTES, kcfi_wrap_attribute_handlers,
 		     NULL);

@@ -154,6 +154,8 @@ call_address (rtx_insn *insn)
 unsigned
 kcfi_mark_calls (function *)
 {
+  if (!kcfi_active)
+    return 0;
   for (rtx_insn *insn = get_insns (); insn; insn = NEXT_INSN (insn))
     {
       rtx addr = CALL_P (insn) ? call_address (insn) : NULL_RTX;

@@ -87,6 +87,18 @@ else
 	fail "the peer compiles with the mode"
 fi
 
+# The mode is kept in the IR: a link line with no kcfi option at all (as
+# binutils' ld tests link) still stubs, per partition, what the units asked.
+if (cd "$T" && stubs -O2 -flto -c "$RUN" "$PEER") &&
+   "$KCFI_GCC" -O2 -flto -flto-partition=max -o "$T/lto-bare" "$T/extern-stubs-run.o" \
+	"$T/extern-stubs-peer.o" 2>"$T/bare.err"; then
+	check "-flto, link line without kcfi options: library calls run" runs "$T/lto-bare" calls "calls: ok"
+	check "-flto, link line without kcfi options: a wrong type still traps" \
+		run_to_sigill "$T/lto-bare" wrong-type
+else
+	fail "-flto objects with the mode link without kcfi options"; cat "$T/bare.err"
+fi
+
 # Under LTO the code generator stubs what no unit of the IR defines; mixed
 # with objects built without LTO, the aliases still meet the stubs.
 for parts in "-flto" "-flto=2 -flto-partition=max"; do

@@ -37,6 +37,38 @@ else
 	fail "-flto demo dies of SIGILL"
 fi
 
+# The choice is kept in the IR, as Clang keeps it: a link line through
+# kcfi-gcc without -fsanitize=kcfi instruments what was compiled with it
+# (every partition, also the ones without the guard asm), and leaves LTO
+# objects compiled without it exactly as gcc would link them.
+for parts in "" "-flto-partition=max"; do
+	exe=bare$(echo "$parts" | tr -d ' =-')
+	if kgcc -O2 -flto -c lib.c main.c &&
+	   "$KCFI_GCC" -O2 -flto $parts -o "$exe" lib.o main.o 2>"$exe.err"; then
+		check "-flto $parts, link line without kcfi options: checked, runs" linked "$T/$exe" 0
+	else
+		fail "-flto $parts: link line without kcfi options"; cat "$exe.err"
+	fi
+done
+if kgcc -O2 -flto -c -o demo.o "$top_srcdir/demo/demo.c" && "$KCFI_GCC" -O2 -flto -o demo-bare demo.o &&
+   run_to_sigill "$T/demo-bare"; then
+	check "-flto demo, link line without kcfi options: the mismatch traps at a listed trap" \
+		listed_trap "$T/demo-bare" "$(id FvPiE)"
+else
+	fail "-flto demo linked without kcfi options dies of SIGILL"
+fi
+same_as_gcc() {	# LTO objects without KCFI: kcfi-gcc links what gcc links
+	gcc -O2 -flto -c -o plib.o lib.c && gcc -O2 -flto -c -o pmain.o main.c &&
+	gcc -O2 -flto -flto-partition=max -o pgcc plib.o pmain.o 2>/dev/null &&
+	"$KCFI_GCC" -O2 -flto -flto-partition=max -o pkcfi plib.o pmain.o 2>/dev/null &&
+	! nm pkcfi | grep -q __cfi_ &&
+	objdump -d pgcc | sed 1,3d >pgcc.d && objdump -d pkcfi | sed 1,3d >pkcfi.d &&
+	cmp pgcc.d pkcfi.d
+}
+check "-flto objects without KCFI linked through kcfi-gcc: gcc's code" same_as_gcc
+check "a plain compile and link through kcfi-gcc: no KCFI" sh -c \
+	"'$KCFI_GCC' -O2 -o plainexe lib.c main.c && ./plainexe && ! nm plainexe | grep -q __cfi_"
+
 # Linking LTO objects without the plugin in lto1 is refused, not unchecked:
 # by GNU as (the guard is no pseudo-op it knows), or by kcfi-as.
 printf 'int main (void) { return 0; }\n' >m2.c
