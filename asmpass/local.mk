@@ -10,6 +10,7 @@ libasmpass_a_SOURCES += \
 	asmpass/section.c asmpass/section.h \
 	asmpass/sink.c asmpass/sink.h \
 	asmpass/stmt.c asmpass/stmt.h \
+	asmpass/symver.c asmpass/symver.h \
 	asmpass/tu.c asmpass/tu.h \
 	asmpass/typetab.c asmpass/typetab.h \
 	grammar/asmline.h

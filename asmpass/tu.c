@@ -22,6 +22,7 @@
 #include "asmpass/section.h"
 #include "asmpass/sink.h"
 #include "asmpass/stmt.h"
+#include "asmpass/symver.h"
 #include "asmpass/tu.h"
 #include "asmpass/typetab.h"
 #include "grammar/asmline.h"
@@ -74,6 +75,7 @@ struct tu {
 	struct buf early;
 
 	struct typetab types;
+	struct symver_table symvers;	/* defaults defined here (symver.c) */
 	struct section_state sec;
 	struct pending_call call;
 	struct buf call_prefix;		/* a prefix line ("cs") seen after it */
@@ -138,6 +140,7 @@ void tu_free(struct tu *t)
 	if (!t)
 		return;
 	typetab_free(&t->types);
+	symver_free(&t->symvers);
 	section_state_free(&t->sec);
 	buf_free(&t->func.name);
 	buf_free(&t->scratch);
@@ -356,6 +359,24 @@ static bool clang_allows_typeid_name(struct slice s)
 	return s.n > 0;
 }
 
+/* .kcfi_func NAME, ..., stub: the program defines NAME, so units that only
+ * declare it must not reach it through a stub of their own.  Their stubs
+ * are weak; this strong (or, for a weak NAME, weak) hidden alias takes
+ * their place at link time, and every pointer to NAME in the program is
+ * NAME itself (doc/extern-stubs.md).  TARGET is NAME, or the function
+ * defined here as NAME's default version (symver.c). */
+static void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
+			    const char *binding)
+{
+	char alias[512];
+	snprintf(alias, sizeof(alias), "%s", prefixed_symbol(t, "__kcfi_stub_", name));
+	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+			      .trap_word = t->arch->trap_word };
+	emit(&em, "\t%s\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n\t.set\t%s, %.*s\n",
+	     binding, alias, alias, alias, alias, (int)target.n, target.p);
+	resync(t, t->loc.line);
+}
+
 /* .kcfi_extern NAME, ID, stub: __kcfi_stub_NAME, which the unit uses in
  * place of NAME (doc/extern-stubs.md): a preamble with ID and a jump to
  * NAME, hidden, weak and in a COMDAT group of its own so that a program or
@@ -403,7 +424,12 @@ static int on_extern(struct tu *t, const struct kcfi_directive *d)
 	const struct type_entry *e = need_type(t, d);
 	if (!e)
 		return -1;
-	if (d->stub && emit_extern_stub(t, d, e->id))
+	/* Defined here as its default version (.symver): an alias, no stub. */
+	const char *local = d->stub && t->symvers.n ?
+		symver_local_for(&t->symvers, d->name, e->id) : NULL;
+	if (local)
+		emit_stub_alias(t, d->name, (struct slice){ local, strlen(local) }, ".globl");
+	else if (d->stub && emit_extern_stub(t, d, e->id))
 		return -1;
 	if (!clang_allows_typeid_name(d->name)) {
 		t->stats.typeids_skipped++;
@@ -441,6 +467,8 @@ static int on_func(struct tu *t, const struct kcfi_directive *d)
 	f->align = 1;
 	f->binding = NULL;
 	f->stub_alias = d->stub;
+	if (d->stub && d->has_id && t->symvers.n)
+		symver_defined(&t->symvers, d->name, f->id);
 	f->prefix_seen = false;
 	f->nops = 0;
 	t->code_seen = true;
@@ -575,22 +603,6 @@ static void insert_entry(void *p)
 	resync(c->t, c->resume_line);
 }
 
-/* .kcfi_func NAME, ..., stub: the program defines NAME, so units that only
- * declare it must not reach it through a stub of their own.  Their stubs
- * are weak; this strong (or, for a weak NAME, weak) hidden alias takes
- * their place at link time, and every pointer to NAME in the program is
- * NAME itself (doc/extern-stubs.md). */
-static void emit_stub_alias(struct tu *t, struct slice name, const char *binding)
-{
-	char alias[512];
-	snprintf(alias, sizeof(alias), "%s", prefixed_symbol(t, "__kcfi_stub_", name));
-	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
-			      .trap_word = t->arch->trap_word };
-	emit(&em, "\t%s\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n\t.set\t%s, %.*s\n",
-	     binding, alias, alias, alias, alias, (int)name.n, name.p);
-	resync(t, t->loc.line);
-}
-
 /* The label of the pending function: release what was held back, with the
  * preamble at the right place. */
 static int finish_entry(struct tu *t)
@@ -614,7 +626,7 @@ static int finish_entry(struct tu *t)
 	size_t at = f->prefix_seen ? f->prefix_off : sink_held_len(t->out);
 	sink_release(t->out, at, insert_entry, &c);
 	if (f->stub_alias && f->binding)
-		emit_stub_alias(t, name, f->binding);
+		emit_stub_alias(t, name, name, f->binding);
 	if (f->typed)
 		t->stats.preambles++;
 	else
@@ -734,6 +746,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 	}
 	if (r > 0 || !t->instrumented)
 		return 0;
+	if (dir_is(s, "symver"))
+		symver_note(&t->symvers, s->args);
 	if (!t->func.active)
 		return 0;
 	if (dir_is(s, "p2align") || dir_is(s, "balign") || dir_is(s, "align")) {

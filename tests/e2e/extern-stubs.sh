@@ -141,6 +141,36 @@ else
 	fail "mixed build"
 fi
 
+# A unit that defines a declared function as its default version
+# (.symver new_f, f@@V) binds &f to that definition: no stub, one address;
+# a different type keeps the stub (and the inequality).
+cat >"$T/symver.c" <<'EOS'
+#include <stdio.h>
+extern void f (void);
+extern long g (long);
+void new_f (void) { }
+int new_g (int x) { return x; }
+__asm__ (".symver new_f, f@@V_2");
+__asm__ (".symver new_g, g@@V_2");
+__attribute__ ((noipa)) static int same (void (*a) (void), void (*b) (void)) { return a == b; }
+__attribute__ ((noipa)) static int same_g (long (*a) (long), int (*b) (int)) { return (void *) a == (void *) b; }
+int main (void)
+{
+  void (*p) (void) = &f;
+  p ();
+  printf ("f: %s\n", same (&f, &new_f) ? "equal" : "differs");
+  printf ("g: %s\n", same_g (&g, &new_g) ? "equal" : "differs");
+  return 0;
+}
+EOS
+printf 'V_2 { global: *; };\n' >"$T/symver.map"
+if stubs -O2 -o "$T/symver" "$T/symver.c" -Wl,--version-script="$T/symver.map"; then
+	check ".symver default version defined here: &f is the definition" runs "$T/symver" x \
+		"f: equal" "g: differs"
+else
+	fail ".symver unit builds with the mode"
+fi
+
 # What the mode cannot honour is refused.
 refused() {	# MESSAGE-PATTERN ARGS...
 	pat=$1; shift
