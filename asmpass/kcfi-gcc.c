@@ -201,8 +201,6 @@ struct driver {
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
 	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
-	bool lto;		/* the last of -flto[=...] and -fno-lto */
-	bool fat_lto;		/* the last of -f[no-]fat-lto-objects */
 	bool help, version;
 	bool asm_only;		/* -S */
 	bool no_link;		/* -c, -S, -E, -fsyntax-only, -M, -MM */
@@ -247,9 +245,6 @@ static bool extern_stubs_possible(const struct driver *d)
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "kernel"))
 		why = "kernel code calls no uninstrumented library, and a stub's "
 		      "jump through the PLT is not kernel code";
-	else if (d->lto && d->fat_lto)
-		why = "fat LTO objects would need stubs for two code generators that "
-		      "know different parts of the program";
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
 		why = "a stub reaches its function with a 32-bit displacement, "
 		      "which -mcmodel=large does not promise";
@@ -321,12 +316,6 @@ static bool read_options(struct driver *d, int argc, char **argv)
 		}
 		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
 			d->cs_prefix = true;
-		if (!strcmp(a, "-flto") || !strncmp(a, "-flto=", 6))
-			d->lto = true;
-		else if (!strcmp(a, "-fno-lto"))
-			d->lto = false;
-		if (!strcmp(a, "-ffat-lto-objects") || !strcmp(a, "-fno-fat-lto-objects"))
-			d->fat_lto = a[2] == 'f';
 		x86_note(&d->x86, a);
 		if (!strcmp(a, "-E"))
 			d->preprocess_only = true;

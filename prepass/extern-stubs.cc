@@ -84,7 +84,7 @@ wants_stub (cgraph_node *node)
 void
 kcfi_rename_extern_stubs (void)
 {
-  if (!kcfi_extern_stubs || flag_generate_lto || flag_wpa)
+  if (!kcfi_extern_stubs || flag_wpa)
     return;
   cgraph_node *node;
   auto_vec<cgraph_node *> renamed;

@@ -12,6 +12,8 @@
  *                              free_lang_data; LTO guard asm
  *   ALL_IPA_PASSES_START       rename extern functions to      extern-stubs.cc
  *     (cc1 without LTO, ltrans) their stubs (opt-in)
+ *   ALL_IPA_PASSES_END         the same for the code of a fat  extern-stubs.cc
+ *     (cc1, fat LTO)           LTO object, its IR written
  *   after "einline" (cc1)      ICF guard                       gimple-passes.cc
  *   before "pre"               tail-merge guard                gimple-passes.cc
  *   after "expand"             call markers                    rtl-passes.cc
@@ -209,7 +211,8 @@ all_ipa_passes_start (void *, void *)
     }
   double start = stats ? thread_cpu_ms () : 0;
   record_types ();
-  kcfi_rename_extern_stubs ();
+  if (!flag_generate_lto)
+    kcfi_rename_extern_stubs ();
   if (stats)
     types_ms += thread_cpu_ms () - start;
 }
@@ -293,6 +296,17 @@ write_externs (void)
       kcfi_define_type (id);
       kcfi_write_extern (decl, id, kcfi_extern_stub_target (decl));
     }
+}
+
+/* A fat LTO object's IR is written by now, as it would be in a slim one:
+   the code generator at link time stubs what no unit defines.  The code
+   cc1 goes on to write for links without LTO gets its stubs here, after the
+   IPA passes, as a unit compiled without LTO gets them before.  */
+static void
+all_ipa_passes_end (void *, void *)
+{
+  if (!in_lto_p && flag_generate_lto && flag_fat_lto_objects)
+    kcfi_rename_extern_stubs ();
 }
 
 static void
@@ -410,6 +424,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 		     NULL);
   register_callback (name, PLUGIN_START_UNIT, start_unit, NULL);
   register_callback (name, PLUGIN_ALL_IPA_PASSES_START, all_ipa_passes_start,
+		     NULL);
+  register_callback (name, PLUGIN_ALL_IPA_PASSES_END, all_ipa_passes_end,
 		     NULL);
   register_callback (name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
   register_callback (name, PLUGIN_PRAGMAS, kcfi_define_typeinfo_builtins,

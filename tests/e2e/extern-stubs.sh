@@ -99,6 +99,26 @@ else
 	fail "-flto objects with the mode link without kcfi options"; cat "$T/bare.err"
 fi
 
+# Fat LTO objects: the code cc1 writes has its stubs, the IR has none (the
+# code generator decides at link time); both kinds of link run and trap.
+if (cd "$T" && mkdir fat && cd fat && stubs -O2 -flto -ffat-lto-objects -c "$RUN" "$PEER"); then
+	for l in "-flto" "-fno-lto" "-flto -flto-partition=max"; do
+		exe=$T/fat$(echo "$l" | tr -d ' =-')
+		if stubs -O2 $l -o "$exe" "$T/fat/extern-stubs-run.o" "$T/fat/extern-stubs-peer.o"; then
+			check "fat LTO objects, link $l: calls run, one address" runs "$exe" equal \
+				"units: equal" "table: equal" "dlsym: different" "weak: null" \
+				"program's own: equal" "extern inline: equal, 15"
+			check "fat LTO objects, link $l: a wrong type traps" run_to_sigill "$exe" wrong-type
+		else
+			fail "fat LTO objects link with $l"
+		fi
+	done
+	check "fat LTO objects: the code cc1 wrote has the stubs" sh -c \
+		"objdump -d '$T/fat/extern-stubs-run.o' | grep -q '<__kcfi_stub_calloc>:'"
+else
+	fail "fat LTO objects build with the mode"
+fi
+
 # Under LTO the code generator stubs what no unit of the IR defines; mixed
 # with objects built without LTO, the aliases still meet the stubs.
 for parts in "-flto" "-flto=2 -flto-partition=max"; do
@@ -188,10 +208,6 @@ plain_after_no_sanitize() {
 check "-fno-sanitize=all after it builds plainly" plain_after_no_sanitize
 check "refused with -mcmodel=kernel" refused "extern-stubs: kernel code" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=kernel
-check "refused with fat LTO objects" refused "extern-stubs: fat LTO objects" \
-	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto -ffat-lto-objects
-check "-fno-fat-lto-objects after it is accepted" sh -c \
-	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-extern-stubs -flto -ffat-lto-objects -fno-fat-lto-objects -c -o '$T/nofat.o' '$RUN'"
 check "refused with -mcmodel=large" refused "extern-stubs: a stub reaches" \
 	-fsanitize=kcfi -fsanitize-kcfi-extern-stubs -mcmodel=large
 check "refused with patchable prefix NOPs, naming the line" refused \
