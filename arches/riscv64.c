@@ -260,9 +260,12 @@ static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
 /* As on aarch64: the id as data right before the prefix NOPs or the entry. */
 /* `tail` goes through t1 as the PLT does: no argument register is
  * touched. */
+/* Through the GOT entry &NAME would have read (see the x86_64 stub for why
+ * not the PLT); t1 is a temporary no argument lives in. */
 static void rv_emit_stub_jump(struct emitter *e, const char *target)
 {
-	emit(e, "\ttail\t%s\n", target);
+	emit(e, "1:\tauipc\tt1, %%got_pcrel_hi(%s)\n\tld\tt1, %%pcrel_lo(1b)(t1)\n\tjr\tt1\n",
+	     target);
 }
 
 static void rv_emit_entry(struct emitter *e, const struct kcfi_entry *f)

@@ -818,10 +818,13 @@ static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 }
 
 /* ENDBR64 always: a stub may be the target of indirect calls in a program
- * running with IBT, and it is a NOP everywhere else. */
+ * running with IBT, and it is a NOP everywhere else.  The jump goes through
+ * the GOT entry that &NAME would have read without the stub, not the PLT:
+ * an IFUNC resolver may call the stub while the dynamic linker is still
+ * relocating, before any PLT slot is bound (binutils' pr18841). */
 static void x86_emit_stub_jump(struct emitter *e, const char *target)
 {
-	emit(e, "\tendbr64\n\tjmp\t%s@PLT\n", target);
+	emit(e, "\tendbr64\n\tjmp\t*%s@GOTPCREL(%%rip)\n", target);
 }
 
 static bool x86_serves(const char *arch, size_t len, unsigned ptr_bits)

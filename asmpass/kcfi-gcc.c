@@ -244,9 +244,9 @@ static bool extern_stubs_possible(const struct driver *d)
 		return true;
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "kernel"))
 		why = "kernel code calls no uninstrumented library, and a stub's "
-		      "jump through the PLT is not kernel code";
+		      "jump through the GOT is not kernel code";
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
-		why = "a stub reaches its function with a 32-bit displacement, "
+		why = "a stub reaches the GOT with a 32-bit displacement, "
 		      "which -mcmodel=large does not promise";
 	if (!why)
 		return true;

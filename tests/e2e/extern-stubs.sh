@@ -191,6 +191,38 @@ else
 	fail ".symver unit builds with the mode"
 fi
 
+# The stub reaches its function through the GOT entry the unit would have
+# read, not the PLT: an IFUNC resolver in a shared library that calls a
+# function of the program through a pointer runs while the dynamic linker
+# is still relocating, before PLT slots are bound, lazily or with -z now.
+cat >"$T/ifunc-lib.c" <<'EOS'
+extern void from_main (void);
+static void impl (void) { }
+static void *resolve (void)
+{
+  void (*p) (void) = from_main;
+  p ();
+  return (void *) impl;
+}
+void chosen (void) __attribute__ ((ifunc ("resolve")));
+void call_chosen (void) { void (*q) (void) = chosen; q (); }
+EOS
+cat >"$T/ifunc-main.c" <<'EOS'
+#include <stdio.h>
+extern void call_chosen (void);
+void from_main (void) { }
+int main (void) { call_chosen (); puts ("ifunc: ok"); return 0; }
+EOS
+for z in lazy now; do
+	if stubs -O2 -fPIC -shared -Wl,-z,$z -o "$T/libifunc-$z.so" "$T/ifunc-lib.c" &&
+	   stubs -O2 -o "$T/ifunc-$z" "$T/ifunc-main.c" -Wl,-z,$z "$T/libifunc-$z.so"; then
+		check "an IFUNC resolver calls the program through a stub (-z $z)" sh -c \
+			"LD_LIBRARY_PATH='$T' '$T/ifunc-$z' | grep -qx 'ifunc: ok'"
+	else
+		fail "the IFUNC library and program build (-z $z)"
+	fi
+done
+
 # What the mode cannot honour is refused.
 refused() {	# MESSAGE-PATTERN ARGS...
 	pat=$1; shift

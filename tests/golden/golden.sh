@@ -126,9 +126,11 @@ for a in x86_64 aarch64 riscv64; do
 		fail "$f: kcfi-as refused it"; cat "$T/$f.err"
 	fi
 	case $a in
-	x86_64) pre="movl	\\\$$(u32 "$VPV"), %eax" jump="endbr64 jmp	free@PLT" ;;
-	aarch64) pre="\\.word	$(u32 "$VPV")" jump="hint	34 b	free" ;;
-	riscv64) pre="\\.word	$(u32 "$VPV")" jump="tail	free" ;;
+	x86_64) pre="movl	\\\$$(u32 "$VPV"), %eax" jump="endbr64 jmp	*free@GOTPCREL(%rip)" ;;
+	aarch64) pre="\\.word	$(u32 "$VPV")"
+		jump="hint	34 adrp	x16, :got:free ldr	x16, [x16, :got_lo12:free] br	x16" ;;
+	riscv64) pre="\\.word	$(u32 "$VPV")"
+		jump="1:	auipc	t1, %got_pcrel_hi(free) ld	t1, %pcrel_lo(1b)(t1) jr	t1" ;;
 	esac
 	check "$f: in its own COMDAT group, 16-byte aligned" sh -c \
 		"grep -A1 '^	\.pushsection	\.text\.__kcfi_stub_free,\"axG\",%progbits,__kcfi_stub_free,comdat\$' '$R' | grep -q '^	\.balign	16\$'"
@@ -137,7 +139,7 @@ for a in x86_64 aarch64 riscv64; do
 		 grep -q '^	\.hidden	__kcfi_stub_free\$' '$R' && ! grep -q 'globl	__cfi___kcfi_stub_free' '$R'"
 	check "$f: the stub is weak, the public function's alias strong" sh -c \
 		"grep -q '^	\.weak	__kcfi_stub_free\$' '$R' && grep -A3 '^	\.globl	__kcfi_stub_get\$' '$R' | grep -q '^	\.set	__kcfi_stub_get, get\$'"
-	check "$f: a landing instruction, then the jump to free" sh -c \
+	check "$f: a landing instruction, then the jump to free through its GOT entry" sh -c \
 		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
 done
 if as --64 -o "$T/x86_64-stub.o" "$G/x86_64-stub.expected" 2>"$T/as.err"; then
