@@ -82,11 +82,13 @@ int finish_asm_main(int argc, char **argv)
 	if (!as || ++i >= argc) {
 		fprintf(stderr, "kcfi-gcc: --kcfi-finish-asm: kcfi-gcc makes this command line, "
 			"no one else\n");
+		free(kcfi);
 		return 2;
 	}
 	char **prog = argv + i;
 	int nprog = argc - i, out;
 	if (!makes_assembly(nprog, prog, &out)) {
+		free(kcfi);
 		execvp(prog[0], prog);
 		fprintf(stderr, "kcfi-gcc: cannot run %s: %s\n", prog[0], strerror(errno));
 		return 127;
@@ -109,6 +111,7 @@ int finish_asm_main(int argc, char **argv)
 	if (rc != 0) {
 		if (to_stdout)
 			unlink(tmp);
+		free(kcfi);
 		return rc;
 	}
 
