@@ -18,7 +18,7 @@
 #   KCFI_BOOT_CACHE          where boot-check keeps the patched source tree
 #                            (default /var/cache/kcfi-boot)
 #   BENCH_JOBS      make -j of the kernel builds (default 2)
-#   BENCH_UNITS     units in the per-unit sample (default 80; 0 = all)
+#   BENCH_UNITS     units in the per-unit sample (default 60; 0 = all)
 #   BENCH_SEED      seed of that sample (default 16)
 #   BENCH_REPS      runs of each compiler per unit, in turns (default 3)
 set -u
@@ -29,7 +29,7 @@ CACHE=${KCFI_BENCH_KERNEL_CACHE:-/var/tmp/kcfi-bench-kernel}
 BOOT_CACHE=${KCFI_BOOT_CACHE:-/var/cache/kcfi-boot}
 SRC=$BOOT_CACHE/src-cc/linux-source-6.12
 JOBS=${BENCH_JOBS:-2}
-UNITS=${BENCH_UNITS:-80}
+UNITS=${BENCH_UNITS:-60}
 SEED=${BENCH_SEED:-16}
 REPS=${BENCH_REPS:-3}
 CLANG=${BENCH_CLANG:-clang-19}
@@ -89,6 +89,15 @@ key() {
 # build_kernel VARIANT: configure and build vmlinux in $CACHE/VARIANT, with
 # the CPU time (user + sys of make and everything it ran) in cpu.txt.
 build_kernel() {
+	# One build per variant at a time, also across concurrent runs (the
+	# second waits, then finds the first's build in the cache).
+	exec {lock}> "$CACHE/$1.lock" && flock "$lock" || return 1
+	build_kernel_locked "$1"
+	local rc=$?
+	exec {lock}>&-
+	return $rc
+}
+build_kernel_locked() {
 	local v=$1 O=$CACHE/$1 k cc
 	k=$(key "$v")
 	if [ -f "$O/vmlinux" ] && [ "$(cat "$O/bench-key" 2>/dev/null)" = "$k" ]; then
@@ -130,11 +139,10 @@ unit_cmd() {
 units() {
 	(cd "$CACHE/kcfi-gcc" && find . -name '.*.o.cmd' | sed 's|^\./||' | sort) |
 	while IFS= read -r f; do
-		local obj
-		obj=$(dirname "$f")/$(basename "$f" .cmd); obj=${obj#./}; obj=${obj/\/./\/}
-		[ "${obj#.}" = "$obj" ] || obj=${obj#.}
-		[ -f "$CACHE/gcc/$(dirname "$f")/$(basename "$f")" ] || continue
-		head -1 "$CACHE/kcfi-gcc/$f" | grep -q "kcfi-gcc .* -c -o $obj [^ ]*\.c\$" && echo "$obj"
+		local base obj
+		base=$(basename "$f" .cmd) && obj=$(dirname "$f")/${base#.} && obj=${obj#./}
+		[ -f "$CACHE/gcc/$f" ] || continue
+		head -1 "$CACHE/kcfi-gcc/$f" | grep -q "kcfi-gcc .* -c -o $obj [^ ]*\.c *\$" && echo "$obj"
 	done
 }
 
@@ -192,8 +200,9 @@ quantiles() {
 as_argv() {
 	local cc
 	cc=$(cc_of "$1")
-	local line
-	line=$(cd "$CACHE/tmp" && echo 'int x;' > as.c && "$cc" -c as.c -o as.o -### 2>&1 |
+	local line flags=
+	[ "$1" = kcfi-gcc ] && flags=-fsanitize=kcfi
+	line=$(cd "$CACHE/tmp" && echo 'int x;' > as.c && "$cc" $flags -c as.c -o as.o -### 2>&1 |
 		grep -E '^ "?[^ ]*/?(kcfi-)?as"? ' | tail -1)
 	eval "ASARGV=($line)"
 	local a out=()
@@ -228,9 +237,12 @@ split() {
 
 # peak_rss: the largest unit's annotated assembly (by its kcfi-gcc object
 # size), through kcfi-as and through gas alone (on what kcfi-as hands gas);
-# max RSS in KiB, the least of $REPS.  Sets RSS_UNIT RSS_KCFI RSS_GAS.
+# max RSS in KiB, the least of $REPS.  /usr/bin/time reports the largest of
+# kcfi-as and the gas it runs (wait4 counts reaped children), so the
+# rewrite alone (--kcfi-no-assemble) is measured too.  Sets RSS_UNIT
+# RSS_KCFI RSS_GAS RSS_REWRITE.
 peak_rss() {
-	local tmp=$CACHE/tmp obj r k=() g=()
+	local tmp=$CACHE/tmp obj r k=() g=() w=()
 	obj=$(cd "$CACHE/kcfi-gcc" && units_all | while IFS= read -r o; do
 		echo "$(stat -c %s "$o") $o"; done | sort -n | tail -1 | cut -d' ' -f2)
 	RSS_UNIT=$obj
@@ -240,7 +252,10 @@ peak_rss() {
 	for r in $(seq "$REPS"); do
 		k+=("$(/usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" -o "$tmp/big.o" "$tmp/big.s" 2>&1 | tail -1)")
 		g+=("$(/usr/bin/time -f %M as "${GASARGV[@]}" -o "$tmp/big.o" "$tmp/big-r.s" 2>&1 | tail -1)")
+		w+=("$(/usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble \
+			--kcfi-save="$tmp/big-w.s" -o "$tmp/big.o" "$tmp/big.s" 2>&1 | tail -1)")
 	done
+	RSS_REWRITE=$(printf '%s\n' "${w[@]}" | sort -n | head -1)
 	RSS_KCFI=$(printf '%s\n' "${k[@]}" | sort -n | head -1)
 	RSS_GAS=$(printf '%s\n' "${g[@]}" | sort -n | head -1)
 }
@@ -251,10 +266,14 @@ need_tools || exit 1
 [ -f "$SRC/Makefile" ] && [ -f "$BOOT_CACHE/src-cc/stamp" ] ||
 	die "no patched Linux tree at $SRC: run BOOT_ARCHES=x86_64 make boot-check once (it extracts and patches linux-source-6.12)"
 mkdir -p "$CACHE/tmp" || die "cannot write $CACHE"
-for v in ${BUILD_ONLY:-$VARIANTS}; do
+if [ -n "$BUILD_ONLY" ]; then
+	for v in $BUILD_ONLY; do build_kernel "$v" || die "$v: kernel build failed"; done
+	exit 0
+fi
+# gcc and kcfi-gcc first: the per-unit measurements need only those two.
+for v in gcc kcfi-gcc; do
 	build_kernel "$v" || die "$v: kernel build failed"
 done
-[ -z "$BUILD_ONLY" ] || exit 0
 
 units > "$CACHE/units-all.txt"
 nunits=$(wc -l < "$CACHE/units-all.txt")
@@ -281,6 +300,9 @@ bash "$here/indirect-call.sh" "$build" > "$CACHE/calls.txt" || log "indirect-cal
 CALL_OURS=$(awk '$1 == "x86_64" { print $3 }' "$CACHE/calls.txt")
 CALL_CLANG=$(awk '$1 == "x86_64" { print $4 }' "$CACHE/calls.txt")
 
+for v in clang clang-cfi; do
+	build_kernel "$v" || die "$v: kernel build failed"
+done
 G=$(build_cpu gcc) K=$(build_cpu kcfi-gcc) C=$(build_cpu clang) CC=$(build_cpu clang-cfi)
 R1=$(ratio "$K" "$G") R2=$(ratio "$CC" "$G") RC=$(ratio "$CC" "$C")
 TG=$(text gcc) TK=$(text kcfi-gcc) TC=$(text clang) TCC=$(text clang-cfi)
@@ -293,7 +315,8 @@ echo "Whole builds (vmlinux, small x86_64 profile, make -j$JOBS), CPU s user+sys
 printf '  gcc %s  kcfi-gcc %s  clang-19 %s  clang-19 kcfi %s\n' "$G" "$K" "$C" "$CC"
 echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs): $CACHE/units.txt"
 echo "vmlinux .text bytes: gcc $TG  kcfi-gcc $TK  clang $TC  clang-cfi $TCC"
-echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes): kcfi-as $RSS_KCFI KiB, gas $RSS_GAS KiB"
+echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes, min of $REPS):" \
+	"kcfi-as with its gas $RSS_KCFI KiB, its rewrite alone $RSS_REWRITE KiB, gas alone $RSS_GAS KiB"
 echo "Ten dearest units (ms over gcc; cc1+plugin minus cc1, kcfi-as rewrite, gas on rewritten minus gas on gcc's):"
 printf '  %-40s %8s %8s %8s %8s %8s %8s\n' unit extra kcfi-gcc gcc cc1 rewrite gas
 while read -r obj d a b c1 rw g; do
