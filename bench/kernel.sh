@@ -21,6 +21,13 @@
 #   BENCH_UNITS     units in the per-unit sample (default 60; 0 = all)
 #   BENCH_SEED      seed of that sample (default 16)
 #   BENCH_REPS      runs of each compiler per unit, in turns (default 3)
+#   BENCH_VARIANTS  the builds to make (default "gcc kcfi-gcc clang clang-cfi";
+#                   a metric whose build is missing is shown as n/a)
+#   BENCH_STEPS     default "build measure summary"; measure writes
+#                   $CACHE/measure.env and the unit tables, summary reads them
+#   BENCH_KCFI_TREE a kcfi-gcc kernel build whose .cmd files give the units'
+#                   command lines (default $CACHE/kcfi-gcc); the units are
+#                   compiled with this tree's kcfi-gcc whatever built it
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -33,8 +40,9 @@ UNITS=${BENCH_UNITS:-60}
 SEED=${BENCH_SEED:-16}
 REPS=${BENCH_REPS:-3}
 CLANG=${BENCH_CLANG:-clang-19}
-VARIANTS="gcc kcfi-gcc clang clang-cfi"
-BUILD_ONLY=${BENCH_BUILD_ONLY:-}	# only these builds (a list of variants), then stop
+VARIANTS=${BENCH_VARIANTS:-"gcc kcfi-gcc clang clang-cfi"}
+STEPS=${BENCH_STEPS:-"build measure summary"}
+KTREE=${BENCH_KCFI_TREE:-$CACHE/kcfi-gcc}
 
 log() { printf 'bench-kernel: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -122,27 +130,33 @@ build_kernel_locked() {
 }
 
 # build_cpu VARIANT: user + sys seconds of VARIANT's whole build.
-build_cpu() { awk '{ printf "%.1f", $1 + $2 }' "$CACHE/$1/cpu.txt"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+# (n/a for a build not made; so for the helpers below given n/a.)
+built() { [ -f "$CACHE/$1/bench-key" ] && [ "$(cat "$CACHE/$1/bench-key")" = "$(key "$1")" ]; }
+build_cpu() { built "$1" && awk '{ printf "%.1f", $1 + $2 }' "$CACHE/$1/cpu.txt" || echo n/a; }
+ratio() { case $1$2 in *n/a*|"") echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }' ;; esac; }
 # text VARIANT: the size of vmlinux's .text.
-text() { size -A "$CACHE/$1/vmlinux" | awk '$1 == ".text" { print $2 }'; }
-growth() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a - b) * 100 / b }'; }
+text() { built "$1" && size -A "$CACHE/$1/vmlinux" | awk '$1 == ".text" { print $2 }' || echo n/a; }
+growth() { case $1$2 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a - b) * 100 / b }' ;; esac; }
 
 # ---- per-unit measurements ---------------------------------------------------
 # unit_cmd VARIANT OBJ: the command line that built OBJ in VARIANT's tree.
 unit_cmd() {
-	local f=$CACHE/$1/$(dirname "$2")/.$(basename "$2").cmd
-	sed -n "1s|^savedcmd_$2 := ||p" "$f"
+	local f cc
+	f=$(tree_of "$1")/$(dirname "$2")/.$(basename "$2").cmd
+	cc=$(cc_of "$1")
+	sed -n "1s|^savedcmd_$2 := [^ ]* |$cc |p" "$f"
 }
+# tree_of VARIANT: the build dir whose command lines VARIANT's units use.
+tree_of() { if [ "$1" = kcfi-gcc ]; then echo "$KTREE"; else echo "$CACHE/$1"; fi; }
 
 # units: the C units both gcc and kcfi-gcc compiled (objects with a .c source).
 units() {
-	(cd "$CACHE/kcfi-gcc" && find . -name '.*.o.cmd' | sed 's|^\./||' | sort) |
+	(cd "$KTREE" && find . -name '.*.o.cmd' | sed 's|^\./||' | sort) |
 	while IFS= read -r f; do
 		local base obj
 		base=$(basename "$f" .cmd) && obj=$(dirname "$f")/${base#.} && obj=${obj#./}
 		[ -f "$CACHE/gcc/$f" ] || continue
-		head -1 "$CACHE/kcfi-gcc/$f" | grep -q "kcfi-gcc .* -c -o $obj [^ ]*\.c *\$" && echo "$obj"
+		head -1 "$KTREE/$f" | grep -q "kcfi-gcc .* -c -o $obj [^ ]*\.c *\$" && echo "$obj"
 	done
 }
 
@@ -165,7 +179,7 @@ argv_of() {
 # cpu_run VARIANT ARGV...: CPU ms of one run in VARIANT's build dir.
 cpu_run() {
 	local v=$1; shift
-	(cd "$CACHE/$v" && "$build/bench/cpu-ms" "$@" 2>&1 >/dev/null | sed -n 's/^cpu-ms: //p')
+	(cd "$(tree_of "$v")" && "$build/bench/cpu-ms" "$@" 2>&1 >/dev/null | sed -n 's/^cpu-ms: //p')
 }
 
 # per_unit: $REPS runs of each sampled unit, kcfi-gcc and gcc in turns;
@@ -243,10 +257,10 @@ split() {
 # RSS_KCFI RSS_GAS RSS_REWRITE.
 peak_rss() {
 	local tmp=$CACHE/tmp obj r k=() g=() w=()
-	obj=$(cd "$CACHE/kcfi-gcc" && units_all | while IFS= read -r o; do
+	obj=$(cd "$KTREE" && units_all | while IFS= read -r o; do
 		echo "$(stat -c %s "$o") $o"; done | sort -n | tail -1 | cut -d' ' -f2)
 	RSS_UNIT=$obj
-	argv_of kcfi-gcc "$obj" -S "$tmp/big.s" && (cd "$CACHE/kcfi-gcc" && "${ARGV[@]}") || return 1
+	argv_of kcfi-gcc "$obj" -S "$tmp/big.s" && (cd "$KTREE" && "${ARGV[@]}") || return 1
 	"$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble --kcfi-save="$tmp/big-r.s" \
 		-o "$tmp/big.o" "$tmp/big.s" || return 1
 	for r in $(seq "$REPS"); do
@@ -266,72 +280,80 @@ need_tools || exit 1
 [ -f "$SRC/Makefile" ] && [ -f "$BOOT_CACHE/src-cc/stamp" ] ||
 	die "no patched Linux tree at $SRC: run BOOT_ARCHES=x86_64 make boot-check once (it extracts and patches linux-source-6.12)"
 mkdir -p "$CACHE/tmp" || die "cannot write $CACHE"
-if [ -n "$BUILD_ONLY" ]; then
-	for v in $BUILD_ONLY; do build_kernel "$v" || die "$v: kernel build failed"; done
-	exit 0
+step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if step build; then
+	for v in $VARIANTS; do build_kernel "$v" || die "$v: kernel build failed"; done
 fi
-# gcc and kcfi-gcc first: the per-unit measurements need only those two.
-for v in gcc kcfi-gcc; do
-	build_kernel "$v" || die "$v: kernel build failed"
-done
 
-units > "$CACHE/units-all.txt"
-nunits=$(wc -l < "$CACHE/units-all.txt")
-[ "$nunits" -gt 0 ] || die "no C units found in $CACHE/kcfi-gcc"
-sample "$UNITS" < "$CACHE/units-all.txt" > "$CACHE/sample.txt"
-nsample=$(wc -l < "$CACHE/sample.txt")
-log "per-unit: $nsample of $nunits units (seed $SEED), $REPS runs each of kcfi-gcc and gcc in turns"
-per_unit < "$CACHE/sample.txt"
-read -r P90 MED WORST < <(awk '{ print $4 }' "$CACHE/units.txt" | quantiles)
+if step measure; then
+	[ -f "$CACHE/gcc/bench-key" ] && [ -d "$KTREE" ] || die "measure: needs the gcc build and $KTREE"
+	units > "$CACHE/units-all.txt"
+	nunits=$(wc -l < "$CACHE/units-all.txt")
+	[ "$nunits" -gt 0 ] || die "no C units found in $KTREE"
+	sample "$UNITS" < "$CACHE/units-all.txt" > "$CACHE/sample.txt"
+	nsample=$(wc -l < "$CACHE/sample.txt")
+	log "per-unit: $nsample of $nunits units (seed $SEED), $REPS runs each of kcfi-gcc and gcc in turns"
+	per_unit < "$CACHE/sample.txt"
+	read -r P90 MED WORST < <(awk '{ print $4 }' "$CACHE/units.txt" | quantiles)
 
-as_argv kcfi-gcc; KASARGV=("${ASARGV[@]}")
-as_argv gcc; GASARGV=("${ASARGV[@]}")
-peak_rss || log "peak RSS: failed"
+	as_argv kcfi-gcc; KASARGV=("${ASARGV[@]}")
+	as_argv gcc; GASARGV=("${ASARGV[@]}")
+	log "peak RSS on the largest unit"
+	peak_rss || log "peak RSS: failed"
 
-log "the ten units kcfi-gcc costs most over gcc: cc1, kcfi-as, gas"
-awk '{ print $2 - $3, $1, $2, $3 }' "$CACHE/units.txt" | sort -gr | head -10 > "$CACHE/top10.txt"
-: > "$CACHE/split.txt"
-while read -r d obj a b; do
-	echo "$obj $d $a $b $(split "$obj")" >> "$CACHE/split.txt"
-done < "$CACHE/top10.txt"
+	log "the ten units kcfi-gcc costs most over gcc: cc1, kcfi-as, gas"
+	awk '{ print $2 - $3, $1, $2, $3 }' "$CACHE/units.txt" | sort -gr | head -10 > "$CACHE/top10.txt"
+	: > "$CACHE/split.txt"
+	while read -r d obj a b; do
+		echo "$obj $d $a $b $(split "$obj")" >> "$CACHE/split.txt"
+	done < "$CACHE/top10.txt"
 
-log "per-call cost (bench/indirect-call.sh)"
-bash "$here/indirect-call.sh" "$build" > "$CACHE/calls.txt" || log "indirect-call.sh failed"
+	log "per-call cost (bench/indirect-call.sh)"
+	bash "$here/indirect-call.sh" "$build" > "$CACHE/calls.txt" || log "indirect-call.sh failed"
+	declare -p nunits nsample P90 MED WORST RSS_UNIT RSS_KCFI RSS_GAS RSS_REWRITE KTREE SEED REPS \
+		> "$CACHE/measure.env"
+fi
+
+step summary || exit 0
+[ -f "$CACHE/measure.env" ] || die "summary: no $CACHE/measure.env (BENCH_STEPS=measure first)"
+. "$CACHE/measure.env"
 CALL_OURS=$(awk '$1 == "x86_64" { print $3 }' "$CACHE/calls.txt")
 CALL_CLANG=$(awk '$1 == "x86_64" { print $4 }' "$CACHE/calls.txt")
-
-for v in clang clang-cfi; do
-	build_kernel "$v" || die "$v: kernel build failed"
-done
 G=$(build_cpu gcc) K=$(build_cpu kcfi-gcc) C=$(build_cpu clang) CC=$(build_cpu clang-cfi)
 R1=$(ratio "$K" "$G") R2=$(ratio "$CC" "$G") RC=$(ratio "$CC" "$C")
 TG=$(text gcc) TK=$(text kcfi-gcc) TC=$(text clang) TCC=$(text clang-cfi)
 G1=$(growth "$TK" "$TG") G2=$(growth "$TCC" "$TC")
-RSSR=$(ratio "${RSS_KCFI:-0}" "${RSS_GAS:-1}")
+RSSR=$(ratio "${RSS_KCFI:-n/a}" "${RSS_GAS:-n/a}")
+RSSW=$(ratio "${RSS_REWRITE:-n/a}" "${RSS_GAS:-n/a}")
 
-yes_no() { awk "BEGIN { exit !($1) }" && echo holds || echo FAILS; }
+# verdict EXPR: holds/FAILS, or n/a when a number is missing.
+verdict() { case $1 in *n/a*) echo n/a ;; *) awk "BEGIN { exit !($1) }" && echo holds || echo FAILS ;; esac; }
 echo
 echo "Whole builds (vmlinux, small x86_64 profile, make -j$JOBS), CPU s user+sys, one build each:"
 printf '  gcc %s  kcfi-gcc %s  clang-19 %s  clang-19 kcfi %s\n' "$G" "$K" "$C" "$CC"
-echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs): $CACHE/units.txt"
+echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs;" \
+	"kcfi-gcc's command lines from $KTREE): $CACHE/units.txt"
 echo "vmlinux .text bytes: gcc $TG  kcfi-gcc $TK  clang $TC  clang-cfi $TCC"
 echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes, min of $REPS):" \
 	"kcfi-as with its gas $RSS_KCFI KiB, its rewrite alone $RSS_REWRITE KiB, gas alone $RSS_GAS KiB"
-echo "Ten dearest units (ms over gcc; cc1+plugin minus cc1, kcfi-as rewrite, gas on rewritten minus gas on gcc's):"
+echo "Ten dearest units (CPU ms, min of $REPS; extra = kcfi-gcc - gcc; cc1 = kcfi-gcc -S - gcc -S;"
+echo "rewrite = kcfi-as --kcfi-no-assemble; gas = gas on kcfi-as's output - gas on gcc's .s):"
 printf '  %-40s %8s %8s %8s %8s %8s %8s\n' unit extra kcfi-gcc gcc cc1 rewrite gas
 while read -r obj d a b c1 rw g; do
 	printf '  %-40s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n' "$obj" "$d" "$a" "$b" "$c1" "$rw" "$g"
 done < "$CACHE/split.txt"
-echo "Instructions per checked call (over an unchecked one), ours vs clang-19:"
+echo "Instructions of one loop iteration (a call through a pointer); checked minus unchecked, ours and clang-19's:"
 sed 's/^/  /' "$CACHE/calls.txt"
 echo
-printf '%-44s %-14s %-10s %s\n' metric measured goal verdict
-printf '%-44s %-14s %-10s %s\n' "build CPU kcfi-gcc/gcc" "$R1" "<= 1.01" "$(yes_no "$R1 <= 1.01")"
-printf '%-44s %-14s %-10s %s\n' "per-unit kcfi-gcc/gcc p90 (median, worst)" "$P90 ($MED, $WORST)" "<= 1.05" "$(yes_no "$P90 <= 1.05")"
-printf '%-44s %-14s %-10s %s\n' "build CPU clang-cfi/clang-nocfi (beside ours)" "$RC vs $R1" "ours lower" "$(yes_no "$R1 < $RC")"
-printf '%-44s %-14s %-10s %s\n' "build CPU clang-cfi/gcc" "$R2" "-" "-"
-printf '%-44s %-14s %-10s %s\n' ".text growth ours vs clang" "$G1% vs $G2%" "ours <=" "$(yes_no "$G1 <= $G2")"
-printf '%-44s %-14s %-10s %s\n' "checked-call instructions ours vs clang" "$CALL_OURS vs $CALL_CLANG" "ours <=" "$(yes_no "${CALL_OURS:-99} <= ${CALL_CLANG:-0}")"
-printf '%-44s %-14s %-10s %s\n' "kcfi-as peak RSS / gas" "${RSSR}x" "<= 1.0x" "$(yes_no "$RSSR <= 1.0")"
+printf '%-46s %-16s %-10s %s\n' metric measured goal verdict
+printf '%-46s %-16s %-10s %s\n' "build CPU kcfi-gcc/gcc" "$R1" "<= 1.01" "$(verdict "$R1 <= 1.01")"
+printf '%-46s %-16s %-10s %s\n' "per-unit kcfi-gcc/gcc p90 (median, worst)" "$P90 ($MED, $WORST)" "<= 1.05" "$(verdict "$P90 <= 1.05")"
+printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/clang-nocfi, ours beside" "$RC vs $R1" "ours lower" "$(verdict "$R1 < $RC")"
+printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/gcc" "$R2" "-" "-"
+printf '%-46s %-16s %-10s %s\n' ".text growth ours vs clang" "$G1% vs $G2%" "ours <=" "$(verdict "$G1 <= $G2")"
+printf '%-46s %-16s %-10s %s\n' "checked-call instructions ours vs clang" "$CALL_OURS vs $CALL_CLANG" "ours <=" "$(verdict "${CALL_OURS:-n/a} <= ${CALL_CLANG:-n/a}")"
+printf '%-46s %-16s %-10s %s\n' "kcfi-as peak RSS / gas (with its gas)" "${RSSR}x" "<= 1.0x" "$(verdict "$RSSR <= 1.0")"
+printf '%-46s %-16s %-10s %s\n' "kcfi-as rewrite alone peak RSS / gas" "${RSSW}x" "-" "-"
 echo
 echo "kernel: cpu kcfi-gcc/gcc $R1, clang-cfi/gcc $R2; text growth ours $G1%, clang $G2%; call instr ours $CALL_OURS, clang $CALL_CLANG"
