@@ -134,8 +134,9 @@ build_kernel_locked() {
 built() { [ -f "$CACHE/$1/bench-key" ] && [ "$(cat "$CACHE/$1/bench-key")" = "$(key "$1")" ]; }
 build_cpu() { built "$1" && awk '{ printf "%.1f", $1 + $2 }' "$CACHE/$1/cpu.txt" || echo n/a; }
 ratio() { case $1$2 in *n/a*|"") echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }' ;; esac; }
-# text VARIANT: the size of vmlinux's .text.
-text() { built "$1" && size -A "$CACHE/$1/vmlinux" | awk '$1 == ".text" { print $2 }' || echo n/a; }
+# text VARIANT: the size of .text in vmlinux.o (vmlinux's own .text is
+# padded to a 2 MiB boundary here: 4 MiB with and without CFI).
+text() { built "$1" && size -A "$CACHE/$1/vmlinux.o" | awk '$1 == ".text" { print $2 }' || echo n/a; }
 growth() { case $1$2 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a - b) * 100 / b }' ;; esac; }
 
 # ---- per-unit measurements ---------------------------------------------------
@@ -334,7 +335,7 @@ echo "Whole builds (vmlinux, small x86_64 profile, make -j$JOBS), CPU s user+sys
 printf '  gcc %s  kcfi-gcc %s  clang-19 %s  clang-19 kcfi %s\n' "$G" "$K" "$C" "$CC"
 echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs;" \
 	"kcfi-gcc's command lines from $KTREE): $CACHE/units.txt"
-echo "vmlinux .text bytes: gcc $TG  kcfi-gcc $TK  clang $TC  clang-cfi $TCC"
+echo ".text bytes (vmlinux.o): gcc $TG  kcfi-gcc $TK  clang $TC  clang-cfi $TCC"
 echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes, min of $REPS):" \
 	"kcfi-as with its gas $RSS_KCFI KiB, its rewrite alone $RSS_REWRITE KiB, gas alone $RSS_GAS KiB"
 echo "Ten dearest units (CPU ms, min of $REPS; extra = kcfi-gcc - gcc; cc1 = kcfi-gcc -S - gcc -S;"
