@@ -186,12 +186,12 @@ cpu_run() {
 # per_unit: $REPS runs of each sampled unit, kcfi-gcc and gcc in turns;
 # writes "OBJ MIN_KCFI MIN_GCC RATIO" lines to $CACHE/units.txt.
 per_unit() {
-	local obj r a b tmp=$CACHE/tmp
+	local obj a b tmp=$CACHE/tmp
 	mkdir -p "$tmp"
 	: > "$CACHE/units.txt"
 	while IFS= read -r obj; do
 		local ka=() ga=()
-		for r in $(seq "$REPS"); do
+		for _ in $(seq "$REPS"); do
 			argv_of kcfi-gcc "$obj" -c "$tmp/k.o" && a=$(cpu_run kcfi-gcc "${ARGV[@]}")
 			argv_of gcc "$obj" -c "$tmp/g.o" && b=$(cpu_run gcc "${ARGV[@]}")
 			ka+=("$a") ga+=("$b")
@@ -227,26 +227,27 @@ as_argv() {
 	ASARGV=("${out[@]}")
 }
 
+# least N...: the least of the numbers.
+least() { printf '%s\n' "$@" | sort -g | head -1; }
+
 # split OBJ: where kcfi-gcc's extra time goes for OBJ, CPU ms (min of
 # $REPS): cc1 with the plugin minus cc1 without (both -S), kcfi-as's rewrite
 # alone (--kcfi-no-assemble), gas on the rewritten assembly minus gas on
 # gcc's.  Prints "CC1 REWRITE GAS".
 split() {
-	local obj=$1 tmp=$CACHE/tmp r
+	local obj=$1 tmp=$CACHE/tmp
 	local -a c1 c0 rw g1 g0
 	argv_of kcfi-gcc "$obj" -S "$tmp/k.s" && local -a ks=("${ARGV[@]}")
 	argv_of gcc "$obj" -S "$tmp/g.s" && local -a gs=("${ARGV[@]}")
-	for r in $(seq "$REPS"); do
+	for _ in $(seq "$REPS"); do
 		c1+=("$(cpu_run kcfi-gcc "${ks[@]}")") c0+=("$(cpu_run gcc "${gs[@]}")")
 		rw+=("$(cpu_run kcfi-gcc "$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble \
 			--kcfi-save="$tmp/r.s" -o "$tmp/r.o" "$tmp/k.s")")
 		g1+=("$(cpu_run kcfi-gcc as "${GASARGV[@]}" -o "$tmp/r.o" "$tmp/r.s")")
 		g0+=("$(cpu_run gcc as "${GASARGV[@]}" -o "$tmp/g.o" "$tmp/g.s")")
 	done
-	local m
-	m() { printf '%s\n' "$@" | sort -g | head -1; }
-	awk -v c1="$(m "${c1[@]}")" -v c0="$(m "${c0[@]}")" -v rw="$(m "${rw[@]}")" \
-		-v g1="$(m "${g1[@]}")" -v g0="$(m "${g0[@]}")" \
+	awk -v c1="$(least "${c1[@]}")" -v c0="$(least "${c0[@]}")" -v rw="$(least "${rw[@]}")" \
+		-v g1="$(least "${g1[@]}")" -v g0="$(least "${g0[@]}")" \
 		'BEGIN { printf "%.1f %.1f %.1f\n", c1 - c0, rw, g1 - g0 }'
 }
 
@@ -257,14 +258,14 @@ split() {
 # rewrite alone (--kcfi-no-assemble) is measured too.  Sets RSS_UNIT
 # RSS_KCFI RSS_GAS RSS_REWRITE.
 peak_rss() {
-	local tmp=$CACHE/tmp obj r k=() g=() w=()
+	local tmp=$CACHE/tmp obj k=() g=() w=()
 	obj=$(cd "$KTREE" && units_all | while IFS= read -r o; do
 		echo "$(stat -c %s "$o") $o"; done | sort -n | tail -1 | cut -d' ' -f2)
 	RSS_UNIT=$obj
 	argv_of kcfi-gcc "$obj" -S "$tmp/big.s" && (cd "$KTREE" && "${ARGV[@]}") || return 1
 	"$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble --kcfi-save="$tmp/big-r.s" \
 		-o "$tmp/big.o" "$tmp/big.s" || return 1
-	for r in $(seq "$REPS"); do
+	for _ in $(seq "$REPS"); do
 		k+=("$(/usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" -o "$tmp/big.o" "$tmp/big.s" 2>&1 | tail -1)")
 		g+=("$(/usr/bin/time -f %M as "${GASARGV[@]}" -o "$tmp/big.o" "$tmp/big-r.s" 2>&1 | tail -1)")
 		w+=("$(/usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble \
