@@ -24,3 +24,14 @@ EXTRA_DIST += bench/binutils-suites.sh bench/patches/binutils-2.40-elf-traverse.
 .PHONY: bench-binutils
 bench-binutils: all
 	sh $(srcdir)/bench/binutils-suites.sh $(abs_top_builddir) $(BINUTILS_MODES)
+# Kernel scale (doc/performance.md): the small x86_64 boot kernel built with
+# gcc, kcfi-gcc, clang-19 and clang-19 KCFI (four builds of several minutes
+# each, reused while the compilers are unchanged; needs the tree boot-check
+# prepares), per-unit ratios, .text growth, peak RSS, and the per-call cost
+# of a check on x86_64, aarch64 and riscv64 (bench/indirect-call.sh).
+EXTRA_DIST += bench/kernel.sh bench/indirect-call.sh bench/indirect-call.c
+.PHONY: bench-kernel bench-indirect-call
+bench-kernel: all bench/cpu-ms$(EXEEXT)
+	bash $(srcdir)/bench/kernel.sh $(abs_top_builddir)
+bench-indirect-call: all
+	bash $(srcdir)/bench/indirect-call.sh $(abs_top_builddir)

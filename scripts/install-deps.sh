@@ -18,8 +18,10 @@ libc6-dev-arm64-cross libc6-dev-riscv64-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio patch"
-# make bench-binutils: binutils' sources and its suites' runner.
-BENCH="binutils-source dejagnu texinfo"
+# make bench-binutils: binutils' sources and its suites' runner; make
+# bench-kernel: Clang 19 with its linker and tools for the Clang kernels,
+# valgrind and qemu-user for the per-call counts.
+BENCH="binutils-source dejagnu texinfo clang-19 lld-19 llvm-19 valgrind qemu-user time"
 
 pkgs="$BUILD $TEST"
 for a in "$@"; do
