@@ -195,6 +195,7 @@ static bool x86_triple(const char *t)
 struct driver {
 	char *cc;		/* the compiler this wraps */
 	char *triple;		/* its target: picks the plugin */
+	char *major;		/* its GCC major version: picks the plugin too */
 	struct args user;	/* the command line minus what is ours */
 	struct x86_opts x86;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
@@ -225,6 +226,17 @@ static void name_compiler(struct driver *d, const char *argv0)
 		d->triple = capture(d->cc, "-dumpmachine");
 	if (!d->triple)
 		d->triple = strdup(KCFI_NATIVE_TRIPLE);
+	/* gcc-N (and <triple>-gcc-N) is GCC N; another $KCFI_CC says which
+	 * it is; plain gcc is the one configure built the default plugin for. */
+	const char *cb = strrchr(d->cc, '/');
+	cb = cb ? cb + 1 : d->cc;
+	const char *dash = strrchr(cb, '-');
+	if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
+		d->major = strdup(dash + 1);
+	else if (getenv("KCFI_CC") && (d->major = capture(d->cc, "-dumpversion")))
+		d->major[strcspn(d->major, ".")] = '\0';
+	else
+		d->major = strdup(KCFI_DEFAULT_GCC_MAJOR);
 }
 
 /* Typed stubs for library functions (doc/extern-stubs.md) serve programs
@@ -339,10 +351,34 @@ static bool read_options(struct driver *d, int argc, char **argv)
 	return extern_stubs_possible(d);
 }
 
+/* The GCC major a plugin was built for, by where it lies: .../gcc-N/kcfi.so
+ * is GCC N's, .../TRIPLE/kcfi.so the default GCC's; elsewhere unknown. */
+static const char *plugin_major(const char *plugin, const char *triple)
+{
+	static char buf[16];
+	const char *end = strrchr(plugin, '/'), *dir;
+	if (!end)
+		return NULL;
+	for (dir = end; dir > plugin && dir[-1] != '/'; dir--)
+		;
+	size_t n = (size_t)(end - dir);
+	if (n > 4 && n - 4 < sizeof(buf) && !strncmp(dir, "gcc-", 4) &&
+	    strspn(dir + 4, "0123456789") == n - 4) {
+		memcpy(buf, dir + 4, n - 4);
+		buf[n - 4] = '\0';
+		return buf;
+	}
+	if (n == strlen(triple) && !strncmp(dir, triple, n))
+		return KCFI_DEFAULT_GCC_MAJOR;
+	return NULL;
+}
+
 /* The plugin and the `as` directory: next to us in the build tree, else at
  * the configured install paths taken relative to our own directory (a
  * DESTDIR or prefix= install runs where it lies), else the configured
- * paths themselves.  $KCFI_PLUGIN overrides the plugin. */
+ * paths themselves.  The plugin of the default GCC is TRIPLE/kcfi.so, that
+ * of another major N is TRIPLE/gcc-N/kcfi.so.  $KCFI_PLUGIN overrides the
+ * plugin; one under a gcc-N/ directory must still be for the compiler's N. */
 static bool locate_tools(struct driver *d, bool quiet)
 {
 	char self[PATH_MAX];
@@ -354,13 +390,16 @@ static bool locate_tools(struct driver *d, bool quiet)
 	self[n] = '\0';
 	*strrchr(self, '/') = '\0';
 
+	bool other = strcmp(d->major, KCFI_DEFAULT_GCC_MAJOR) != 0;
+	char *sub = other ? xstrdup_printf("%s/gcc-%s", d->triple, d->major) :
+			    strdup(d->triple);
 	d->plugin = getenv("KCFI_PLUGIN") ? strdup(getenv("KCFI_PLUGIN")) :
-		    xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, d->triple);
+		    xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, sub);
 	d->asdir = xstrdup_printf("%s/asmpass/bin", self);
 	if (!getenv("KCFI_PLUGIN") && !exists(d->plugin)) {
 		char *up = updirs(KCFI_BINDIR, KCFI_PKGLIBDIR);
 		free(d->plugin);
-		d->plugin = xstrdup_printf("%s/%s%s/kcfi.so", self, up, d->triple);
+		d->plugin = xstrdup_printf("%s/%s%s/kcfi.so", self, up, sub);
 		free(up);
 		up = updirs(KCFI_BINDIR, KCFI_PKGLIBEXECDIR);
 		free(d->asdir);
@@ -368,16 +407,28 @@ static bool locate_tools(struct driver *d, bool quiet)
 		free(up);
 		if (!exists(d->plugin)) {
 			free(d->plugin);
-			d->plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, d->triple);
+			d->plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, sub);
 			free(d->asdir);
 			d->asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
 		}
 	}
+	free(sub);
 	if (!exists(d->plugin)) {
 		if (quiet)
 			return false;
-		fprintf(stderr, "kcfi-gcc: no kcfi plugin for %s at %s "
-			"(was kcfi-as built for this compiler?)\n", d->triple, d->plugin);
+		fprintf(stderr, "kcfi-gcc: no kcfi plugin for %s (GCC %s, %s) at %s "
+			"(was kcfi-as built for this compiler? configure builds one "
+			"for each gcc-N it finds with g++-N and gcc-N-plugin-dev)\n",
+			d->cc, d->major, d->triple, d->plugin);
+		return false;
+	}
+	/* A plugin of another GCC fails in cc1 with an undefined C++ symbol
+	 * (KCFI_PLUGIN, or a gcc that is not the version its name says);
+	 * where the path tells the plugin's version, say what is wrong. */
+	const char *pm = plugin_major(d->plugin, d->triple);
+	if (pm && strcmp(pm, d->major)) {
+		fprintf(stderr, "kcfi-gcc: the kcfi plugin %s is for GCC %s, but %s "
+			"is GCC %s\n", d->plugin, pm, d->cc, d->major);
 		return false;
 	}
 	return true;

@@ -14,6 +14,10 @@
 #   BOOT_VARIANTS    restrict to these variant names (default: all of the arches)
 #   KCFI_BOOT_CACHE  kernel sources and build dirs (default /var/cache/kcfi-boot,
 #                    or ~/.cache/kcfi-boot when that is not writable)
+#   BOOT_GCC_VERSION N: build with gcc-N through kcfi-gcc-N and the gcc-N
+#                    plugin (x86_64 only; empty: the default gcc).  Builds go
+#                    to their own directories (build-gccN, out-gccN/), so the
+#                    default compiler's cached kernels stay.
 #   BOOT_JOBS        make -j (default 2)
 #   BOOT_TIMEOUT     seconds per QEMU run (default 180); BOOT_BUILD_TIMEOUT
 #                    seconds per kernel build (default 1800)
@@ -43,7 +47,17 @@ if [ -z "${KCFI_BOOT_CACHE:-}" ]; then
 fi
 mkdir -p "$KCFI_BOOT_CACHE" || exit 1
 CACHE=$(cd "$KCFI_BOOT_CACHE" && pwd)
-OUT=$here/out
+BOOT_GCC_VERSION=${BOOT_GCC_VERSION:-}
+GSFX=${BOOT_GCC_VERSION:+-$BOOT_GCC_VERSION}	# kcfi-gcc-N, gcc-N
+GDIR=${BOOT_GCC_VERSION:+-gcc$BOOT_GCC_VERSION}	# build-gccN, out-gccN
+if [ -n "$BOOT_GCC_VERSION" ]; then
+	case " $BOOT_ARCHES " in
+	" x86_64 ") ;;
+	*) echo "boot-check: BOOT_GCC_VERSION needs BOOT_ARCHES=x86_64 (no cross plugins per version)" >&2
+	   exit 2 ;;
+	esac
+fi
+OUT=$here/out$GDIR
 mkdir -p "$OUT"
 . "$here/lib.sh"
 
@@ -62,7 +76,7 @@ riscv64:riscv64:cc:fnv1a:strict,permissive
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "
-BUILDS=$CACHE/build
+BUILDS=$CACHE/build$GDIR
 else
 MATRIX="
 x86_64:x86_64:cc:fnv1a:strict
@@ -71,7 +85,7 @@ arm64:arm64:cc:fnv1a:strict
 riscv64-as:riscv64:as:fnv1a:strict
 x86_64-plain:x86_64:plain:-:strict
 "
-BUILDS=$CACHE/build-defconfig
+BUILDS=$CACHE/build-defconfig$GDIR
 fi
 
 log() { printf 'boot-check: %s\n' "$*" >&2; }
@@ -89,7 +103,7 @@ need_tools() {
 	local progs=(make flex bison bc cpio perl timeout)
 	for arch in $BOOT_ARCHES; do
 		arch_vars "$arch" || return 1
-		progs+=("${QEMU[0]}" "${CROSS}gcc")
+		progs+=("${QEMU[0]}" "${CROSS}gcc$GSFX")
 	done
 	for p in "${progs[@]}"; do
 		command -v "$p" >/dev/null || missing+=("$p (${pkg[$p]:-?})")
@@ -140,7 +154,7 @@ prepare_tree() {
 tool_id() {
 	local t=$1
 	cat "$KCFI_BUILDDIR/kcfi-as" "$KCFI_BUILDDIR/kcfi-gcc" \
-		"$KCFI_BUILDDIR/prepass/plugins/$t/kcfi.so" 2>/dev/null | sha256sum | cut -c1-16
+		"$KCFI_BUILDDIR/prepass/plugins/$t${BOOT_GCC_VERSION:+/gcc-$BOOT_GCC_VERSION}/kcfi.so" 2>/dev/null | sha256sum | cut -c1-16
 }
 
 # ---- per-variant steps ------------------------------------------------------
@@ -167,13 +181,13 @@ build_variant() {
 
 	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	[ -n "$CROSS" ] && mk+=(CROSS_COMPILE="$CROSS")
-	local plugin=$KCFI_BUILDDIR/prepass/plugins/$TRIPLE/kcfi.so
+	local plugin=$KCFI_BUILDDIR/prepass/plugins/$TRIPLE${BOOT_GCC_VERSION:+/gcc-$BOOT_GCC_VERSION}/kcfi.so
 	[ -f "$plugin" ] || { log "$name: no plugin for $TRIPLE ($plugin)"; return 1; }
 	case $route in
 	cc)
 		# x86_64 builds natively with the plain name; the others need the
 		# <triple>-kcfi-gcc spelling, which kcfi-gcc reads to pick the compiler.
-		local cc=$KCFI_BUILDDIR/kcfi-gcc
+		local cc=$KCFI_BUILDDIR/kcfi-gcc$GSFX
 		[ -n "$CROSS" ] && cc=$(wrapper "${CROSS}kcfi-gcc" kcfi-gcc)
 		mk+=(CC="$cc")
 		[ "$hash" = xxhash64 ] && mk+=(KCFLAGS=-fsanitize-kcfi-hash=xxHash64) ;;
@@ -181,9 +195,9 @@ build_variant() {
 		local as=$KCFI_BUILDDIR/kcfi-as kflags="-fplugin=$plugin"
 		[ -n "$CROSS" ] && as=$(wrapper "${CROSS}kcfi-as" kcfi-as)
 		[ "$hash" = xxhash64 ] && kflags="$kflags -Wa,--kcfi-hash=xxhash64"
-		mk+=(CC="${CROSS}gcc" AS="$as" CC_FLAGS_KCFI="$kflags") ;;
+		mk+=(CC="${CROSS}gcc$GSFX" AS="$as" CC_FLAGS_KCFI="$kflags") ;;
 	plain)
-		mk+=(CC="${CROSS}gcc") ;;
+		mk+=(CC="${CROSS}gcc$GSFX") ;;
 	esac
 	# The defconfig profile also builds our test module against the kernel.
 	local targets=("$ARCH_TARGET") module=
@@ -197,7 +211,7 @@ build_variant() {
 	key=$( { echo "$BOOT_CONFIG $KVER_PKG $route $hash $mode"; cat "${frags[@]}";
 		 cat "$CACHE/src-$tree/stamp"; echo "$tools";
 		 [ -n "$module" ] && cat "$here"/module/*;
-		 "${CROSS}gcc" --version | head -1; printf '%s\n' "${mk[@]}"; } |
+		 "${CROSS}gcc$GSFX" --version | head -1; printf '%s\n' "${mk[@]}"; } |
 		sha256sum | cut -c1-16)
 	if [ -f "$img/vmlinux" ] && [ "$(cat "$img/key" 2>/dev/null)" = "$key" ]; then
 		log "$name/$mode: cached build $key"
@@ -206,7 +220,7 @@ build_variant() {
 	# The build dir is shared by the modes of one variant; anything else that
 	# changed (tools, sources, route) means a clean start.
 	local dirkey
-	dirkey=$( { cat "$CACHE/src-$tree/stamp"; echo "$tools"; "${CROSS}gcc" --version | head -1;
+	dirkey=$( { cat "$CACHE/src-$tree/stamp"; echo "$tools"; "${CROSS}gcc$GSFX" --version | head -1;
 		    echo "$BOOT_CONFIG $route $hash"; } | sha256sum | cut -c1-16)
 	if [ "$(cat "$O/dirkey" 2>/dev/null)" != "$dirkey" ]; then
 		rm -rf "$O"

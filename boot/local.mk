@@ -5,7 +5,10 @@ EXTRA_DIST += boot/boot-check.sh boot/lib.sh boot/init.c boot/config boot/module
 	boot/patches boot/patches-as
 BOOT_ARCHES ?= x86_64 arm64 riscv64
 BOOT_CONFIG ?= small
+# BOOT_GCC_VERSION=11 (with BOOT_ARCHES=x86_64): gcc-11 through kcfi-gcc-11.
+BOOT_GCC_VERSION ?=
 .PHONY: boot-check
 boot-check: all
-	BOOT_ARCHES='$(BOOT_ARCHES)' BOOT_CONFIG='$(BOOT_CONFIG)' KCFI_BUILDDIR='$(abs_top_builddir)' \
+	BOOT_ARCHES='$(BOOT_ARCHES)' BOOT_CONFIG='$(BOOT_CONFIG)' \
+	  BOOT_GCC_VERSION='$(BOOT_GCC_VERSION)' KCFI_BUILDDIR='$(abs_top_builddir)' \
 	  bash $(srcdir)/boot/boot-check.sh

@@ -378,7 +378,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
   if (!plugin_default_version_check (version, &gcc_version))
     {
       error ("kcfi: this plugin was built for GCC %s (%s), not for this "
-	     "compiler", gcc_version.basever, KCFI_TARGET_TRIPLE);
+	     "compiler, GCC %s", gcc_version.basever, KCFI_TARGET_TRIPLE,
+	     version->basever);
       return 1;
     }
   kcfi_reserve = target_reserve ();

@@ -24,15 +24,14 @@
  * still an error, just worded less exactly.
  *
  * The finalizer's slot and signature are those of GCC 11 to 13; on other
- * versions nothing is wrapped (same fallback).
+ * versions nothing is wrapped (same fallback; gcc-compat.h).
  */
 #include "kcfi-plugin.h"
 #include "diagnostic.h"
 #include "cpplib.h"
 #include "intl.h"
 
-#if BUILDING_GCC_MAJOR >= 11 && BUILDING_GCC_MAJOR <= 13 \
-    && defined (diagnostic_finalizer)
+#if KCFI_HAVE_DIAGNOSTIC_FINALIZER && defined (diagnostic_finalizer)
 
 static const char *const builtins[] = {
   "__builtin_linux_abi_kcfi_name", "__builtin_linux_abi_kcfi_hash"

@@ -345,7 +345,7 @@ type_printer::specifier (tree t, kcfi_buffer &out)
     case NULLPTR_TYPE:		/* C23 (GCC 13+) */
       out += "nullptr_t";
       return;
-#if BUILDING_GCC_MAJOR >= 14
+#if KCFI_HAVE_BITINT_TYPE
     case BITINT_TYPE:
       if (TYPE_UNSIGNED (t))
 	out += "unsigned ";

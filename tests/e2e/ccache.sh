@@ -9,12 +9,16 @@ command -v ccache >/dev/null || skip "ccache is not installed (scripts/install-d
 
 # A private copy of the tools in the build tree's layout, so that their
 # bytes can be changed without touching the build.
+# Same names as in the build: kcfi-gcc-11 and prepass/plugins/TRIPLE/gcc-11/
+# under make check-gcc11 (kcfi-gcc picks the plugin by its own name).
 tree=$T/tree
-mkdir -p "$tree/asmpass/bin" "$tree/prepass/plugins/$NATIVE_TRIPLE"
-cp "$KCFI_GCC" "$tree/kcfi-gcc"
+drv=$tree/$(basename "$KCFI_GCC")
+plug=prepass/plugins/${KCFI_PLUGIN#*/prepass/plugins/}
+mkdir -p "$tree/asmpass/bin" "$(dirname "$tree/$plug")"
+cp "$KCFI_GCC" "$drv"
 cp "$KCFI_AS" "$tree/kcfi-as"
 ln -s ../../kcfi-as "$tree/asmpass/bin/as"
-cp "$KCFI_PLUGIN" "$tree/prepass/plugins/$NATIVE_TRIPLE/kcfi.so"
+cp "$KCFI_PLUGIN" "$tree/$plug"
 unset KCFI_PLUGIN CCACHE_DISABLE CCACHE_NODIRECT CCACHE_RECACHE
 export CCACHE_DIR="$T/ccache" CCACHE_CONFIGPATH="$T/ccache.conf" XDG_CACHE_HOME="$T/xdg"
 : > "$CCACHE_CONFIGPATH"
@@ -26,7 +30,7 @@ C
 # compile: one ccache compile; prints hit or miss from ccache's counters.
 compile() {
 	ccache -z >/dev/null
-	(cd "$T" && ccache "$tree/kcfi-gcc" -fsanitize=kcfi -O2 -c t.c -o t.o) || { echo error; return; }
+	(cd "$T" && ccache "$drv" -fsanitize=kcfi -O2 -c t.c -o t.o) || { echo error; return; }
 	ccache --print-stats | awk -F'\t' '
 		$1 ~ /^(direct|preprocessed)_cache_hit$/ { hit += $2 }
 		$1 == "cache_miss" { miss += $2 }
@@ -41,7 +45,7 @@ age() { touch -d '-1 hour' "$@"; }
 for mode in direct preprocessor; do
 	rm -rf "$CCACHE_DIR"
 	if [ $mode = preprocessor ]; then export CCACHE_NODIRECT=1; fi
-	age "$T/t.c" "$tree/kcfi-gcc" "$tree/kcfi-as" "$tree/prepass/plugins/$NATIVE_TRIPLE/kcfi.so"
+	age "$T/t.c" "$drv" "$tree/kcfi-as" "$tree/$plug"
 	equal miss "$(compile)" "$mode: first compile" && pass "$mode: first compile misses" ||
 		fail "$mode: first compile misses"
 	check "$mode: its object is checked" checked
@@ -50,7 +54,7 @@ for mode in direct preprocessor; do
 	r=$(compile); r=$(compile)
 	check "$mode: the same compile hits ($r)" equal hit "$r"
 
-	for tool in prepass/plugins/$NATIVE_TRIPLE/kcfi.so kcfi-as; do
+	for tool in "$plug" kcfi-as; do
 		printf '\0' >> "$tree/$tool"
 		age "$tree/$tool"
 		r=$(compile)
@@ -64,9 +68,9 @@ for mode in direct preprocessor; do
 done
 
 # kcfi-gcc without -fsanitize=kcfi adds nothing to a preprocessing run.
-"$tree/kcfi-gcc" -E "$T/t.c" > "$T/plain.i"
+"$drv" -E "$T/t.c" > "$T/plain.i"
 check "without -fsanitize=kcfi, -E output names no tool" sh -c "! grep -q 'kcfi\.so\|/tools-' '$T/plain.i'"
 # -E -P (as the kernel's linker scripts use it) prints the source alone.
-"$tree/kcfi-gcc" -fsanitize=kcfi -E -P "$T/t.c" > "$T/p.i"
+"$drv" -fsanitize=kcfi -E -P "$T/t.c" > "$T/p.i"
 check "-E -P prints nothing of the witness" sh -c "! grep -q 'line\|kcfi\.so' '$T/p.i'"
 finish

@@ -5,6 +5,7 @@
 . "$top_srcdir/tests/e2e/lib.sh"
 
 cd "$T" || exit 1
+GCC=${PLUGIN_CC:-gcc}	# the compiler kcfi-gcc wraps: its lto1 reads the objects
 printf 'typedef int (*fp_t) (int);\nvolatile fp_t sink;\nint target (int x) { return x + 1; }\nint do_call (int x) { return sink (x); }\n' >lib.c
 printf 'typedef int (*fp_t) (int);\nextern volatile fp_t sink;\nint target (int);\nint do_call (int);\nint main (void) { sink = target; return do_call (41) == 42 ? 0 : 1; }\n' >main.c
 
@@ -58,8 +59,8 @@ else
 	fail "-flto demo linked without kcfi options dies of SIGILL"
 fi
 same_as_gcc() {	# LTO objects without KCFI: kcfi-gcc links what gcc links
-	gcc -O2 -flto -c -o plib.o lib.c && gcc -O2 -flto -c -o pmain.o main.c &&
-	gcc -O2 -flto -flto-partition=max -o pgcc plib.o pmain.o 2>/dev/null &&
+	"$GCC" -O2 -flto -c -o plib.o lib.c && "$GCC" -O2 -flto -c -o pmain.o main.c &&
+	"$GCC" -O2 -flto -flto-partition=max -o pgcc plib.o pmain.o 2>/dev/null &&
 	"$KCFI_GCC" -O2 -flto -flto-partition=max -o pkcfi plib.o pmain.o 2>/dev/null &&
 	! nm pkcfi | grep -q __cfi_ &&
 	objdump -d pgcc | sed 1,3d >pgcc.d && objdump -d pkcfi | sed 1,3d >pkcfi.d &&
@@ -74,7 +75,7 @@ check "a plain compile and link through kcfi-gcc: no KCFI" sh -c \
 printf 'int main (void) { return 0; }\n' >m2.c
 kgcc -O2 -flto -c lib.c m2.c
 check "-flto link by plain gcc is refused by gas" sh -c \
-	"! gcc -O2 -flto -o nolto lib.o m2.o 2>nolto.err && grep -q 'kcfi_require_plugin' nolto.err"
+	"! $GCC -O2 -flto -o nolto lib.o m2.o 2>nolto.err && grep -q 'kcfi_require_plugin' nolto.err"
 check "-flto link with kcfi-as but without the plugin is refused" sh -c \
-	"! gcc -B'$top_builddir/asmpass/bin/' -O2 -flto -o nolto lib.o m2.o 2>nolto2.err && grep -q 'without the kcfi plugin' nolto2.err"
+	"! $GCC -B'$top_builddir/asmpass/bin/' -O2 -flto -o nolto lib.o m2.o 2>nolto2.err && grep -q 'without the kcfi plugin' nolto2.err"
 finish

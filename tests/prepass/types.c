@@ -39,7 +39,13 @@ TAKE (t_chars, char, signed char, unsigned char, char *, const char *)
 TAKE (t_ints, short, unsigned short, int, unsigned, long, unsigned long,
       long long, unsigned long long, _Bool)
 TAKE (t_wide, __int128, unsigned __int128, size_t, my_ulong, aliasing_int)
-TAKE (t_floats, float, double, long double, _Float16, _Float32, _Float64,
+/* x86 has _Float16 from GCC 12 on; GCC defines __FLT16_MAX__ with it.  */
+#ifdef __FLT16_MAX__
+#define F16 _Float16,
+#else
+#define F16
+#endif
+TAKE (t_floats, float, double, long double, F16 _Float32, _Float64,
       _Float128, _Float32x, _Float64x)
 TAKE (t_decimal, _Decimal32, _Decimal64, _Decimal128)
 TAKE (t_complex, _Complex float, _Complex double, _Complex int)
