@@ -5,6 +5,7 @@ libasmpass_a_SOURCES += \
 	asmpass/diag.c asmpass/diag.h \
 	asmpass/directive.c asmpass/directive.h \
 	asmpass/emit.c asmpass/emit.h \
+	asmpass/exempt.h \
 	asmpass/gas.c asmpass/gas.h \
 	asmpass/pattern.c asmpass/pattern.h \
 	asmpass/section.c asmpass/section.h \

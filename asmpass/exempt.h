@@ -1,0 +1,44 @@
+/* .kcfi_exempt: the indirect branches kcfi-as deliberately leaves unchecked.
+ *
+ * kcfi-as writes one record per such branch (or per inline-assembly block)
+ * into a section without SHF_ALLOC, so it costs nothing in the loaded image
+ * and survives `ld -r` and a final link like debug information does.  Each
+ * record is three 64-bit words, all little-endian on the three targets:
+ *	start	address of the branch (or of the block)	R_*_64 relocation
+ *	end	start for one branch; the block's end	R_*_64 relocation
+ *	reason	enum kcfi_exempt_reason
+ * kcfi-audit (audit/) reads it to tell an exempt branch from a missing
+ * check.  Absolute 64-bit words rather than label differences, because
+ * riscv's linker relaxation turns a difference into a pair of relocations.
+ */
+#ifndef KCFI_ASMPASS_EXEMPT_H
+#define KCFI_ASMPASS_EXEMPT_H
+
+#define KCFI_EXEMPT_SECTION ".kcfi_exempt"
+#define KCFI_EXEMPT_RECORD_SIZE 24
+
+enum kcfi_exempt_reason {
+	KCFI_EXEMPT_INLINE_ASM = 1,	/* between #APP and #NO_APP: a range */
+	KCFI_EXEMPT_NO_SANITIZE = 2,	/* .kcfi_call_unchecked (__nocfi) */
+	KCFI_EXEMPT_JUMP_TABLE = 3,	/* .kcfi_branch_nocall: switch, computed goto */
+	KCFI_EXEMPT_UNPROTOTYPED = 4,	/* a call through T (*)(), as Clang */
+	KCFI_EXEMPT_DIRECT = 5,		/* .kcfi_call_direct, -pg's GOT call: a known function */
+	KCFI_EXEMPT_TRAMPOLINE = 6,	/* GCC's nested-function trampoline template */
+	KCFI_EXEMPT_REASONS		/* one past the last */
+};
+
+/* A short name for reports ("inline-asm"), or NULL for an unknown code. */
+static inline const char *kcfi_exempt_reason_name(unsigned long long r)
+{
+	static const char *const names[KCFI_EXEMPT_REASONS] = {
+		[KCFI_EXEMPT_INLINE_ASM] = "inline-asm",
+		[KCFI_EXEMPT_NO_SANITIZE] = "no-sanitize",
+		[KCFI_EXEMPT_JUMP_TABLE] = "jump-table",
+		[KCFI_EXEMPT_UNPROTOTYPED] = "unprototyped",
+		[KCFI_EXEMPT_DIRECT] = "direct",
+		[KCFI_EXEMPT_TRAMPOLINE] = "trampoline",
+	};
+	return r > 0 && r < KCFI_EXEMPT_REASONS ? names[r] : 0;
+}
+
+#endif
