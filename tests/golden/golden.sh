@@ -112,7 +112,7 @@ check "$f: ids before the typed functions only, right before their labels" sh -c
 check "$f: the sibcall is a 32-bit jalr zero, the other link register stays" sh -c \
 	"grep -q '^	\.insn	i 0x67, 0, zero, t2, 0\$' '$R' && grep -q '^	jalr	t0, 0(a5)\$' '$R'"
 check "$f: unchecked and inline-asm calls are untouched" sh -c \
-	"grep -B8 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B2 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
+	"grep -B8 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B3 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
 check "$f: both are recorded in .kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
 	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt4, \.Lkcfi_exempt4, 2\$' &&
 	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt5, \.Lkcfi_exempt6, 1\$'"
