@@ -79,6 +79,8 @@ static bool a64_is_trap(const struct audit_file *f, struct loc at)
 static bool a64_preamble(const struct audit_file *f, const struct symbol *fn,
 			 const struct symbol *cfi, uint32_t *id)
 {
+	if (!cfi)
+		return false;	/* no opcode marks the .word: the label must */
 	if (cfi->shndx != fn->shndx || cfi->value + 4 > fn->value || (fn->value - cfi->value) % 4)
 		return false;
 	const unsigned char *p = audit_bytes(f, (struct loc){ fn->shndx, cfi->value },

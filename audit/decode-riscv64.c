@@ -176,6 +176,8 @@ static bool rv_is_trap(const struct audit_file *f, struct loc a)
 static bool rv_preamble(const struct audit_file *f, const struct symbol *fn,
 			const struct symbol *cfi, uint32_t *id)
 {
+	if (!cfi)
+		return false;	/* no opcode marks the .word: the label must */
 	if (cfi->shndx != fn->shndx || cfi->value + 4 > fn->value)
 		return false;
 	uint64_t len = fn->value - cfi->value;

@@ -46,30 +46,50 @@ static bool thunk_name(const char *name, const char **reg)
 	return false;
 }
 
-/* The symbol a direct call/jmp at OFF (LEN bytes, rel32 last) goes to. */
-static const char *direct_target(const struct audit_file *f, size_t shndx, uint64_t off,
-				 unsigned len, uint64_t imm)
+/* Retpoline thunks of a linked file, by place: kernels define them as
+ * untyped labels (SYM_CODE_START), so no function lookup finds them. */
+struct thunk {
+	struct loc at;
+	const char *name;
+};
+static struct thunk thunks[128];
+static size_t nthunks;
+
+static void find_thunks(const struct audit_file *f)
 {
+	const char *reg;
+	nthunks = 0;
+	for (size_t k = 0; k < f->nsyms && nthunks < sizeof(thunks) / sizeof(thunks[0]); k++) {
+		const struct symbol *y = &f->syms[k];
+		if (y->shndx > 0 && y->shndx < f->nsecs && y->value != UINT64_MAX &&
+		    thunk_name(y->name, &reg))
+			thunks[nthunks++] = (struct thunk){ { y->shndx, y->value }, y->name };
+	}
+}
+
+/* The name of the symbol a direct call/jmp at OFF (LEN bytes, rel32 last)
+ * goes to, if it is a retpoline thunk. */
+static const char *thunk_target(const struct audit_file *f, size_t shndx, uint64_t off,
+				unsigned len, uint64_t imm)
+{
+	struct loc at;
+	const char *reg;
 	if (f->rel) {
-		if (len < 5)
-			return NULL;
-		const struct reloc *r = audit_reloc_at(f, shndx, off + len - 4);
+		const struct reloc *r = len >= 5 ? audit_reloc_at(f, shndx, off + len - 4) : NULL;
 		if (!r)
 			return NULL;
 		const struct symbol *y = &f->syms[r->sym];
 		if (y->type != STT_SECTION)
-			return y->name;
-		struct loc at;
+			return thunk_name(y->name, &reg) ? y->name : NULL;
 		if (!audit_reloc_loc(f, r, 4, &at))
 			return NULL;
-		size_t fn = audit_func_starting(f, at);
-		return fn == (size_t)-1 ? NULL : f->syms[fn].name;
-	}
-	struct loc at;
-	if (!audit_addr_loc(f, imm, &at))
+	} else if (!audit_addr_loc(f, imm, &at)) {
 		return NULL;
-	size_t fn = audit_func_starting(f, at);
-	return fn == (size_t)-1 ? NULL : f->syms[fn].name;
+	}
+	for (size_t i = 0; i < nthunks; i++)
+		if (thunks[i].at.shndx == at.shndx && thunks[i].at.off == at.off)
+			return thunks[i].name;
+	return NULL;
 }
 
 static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, bool via_r11,
@@ -101,6 +121,7 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 		return -1;
 	}
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	find_thunks(f);
 	cs_insn *insn = cs_malloc(h);
 	uint64_t base = f->rel ? 0 : s->sh.sh_addr;
 	size_t next_fn = 0;
@@ -134,8 +155,8 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 		bool via_r11;
 		char spelling[256];
 		if (op->type == X86_OP_IMM) {
-			const char *reg, *name = direct_target(f, shndx, at, insn->size,
-							       (uint64_t)op->imm);
+			const char *reg, *name = thunk_target(f, shndx, at, insn->size,
+							      (uint64_t)op->imm);
 			if (!name || !thunk_name(name, &reg))
 				continue;
 			via_r11 = !strcmp(reg, "r11");
@@ -160,22 +181,42 @@ static bool x86_is_trap(const struct audit_file *f, struct loc at)
 	return p && p[0] == 0x0f && p[1] == 0x0b;
 }
 
-/* __cfi_f ends with "movl $H, %eax" (b8 imm32); only GCC's patchable
- * NOPs (0x90) stand between it and f. */
+/* "movl $H, %eax" (b8 imm32) at P, then only patchable NOPs (0x90) up to
+ * f; from FROM to P only padding NOPs too. */
+static bool movl_at(const struct audit_file *f, const struct symbol *fn, uint64_t from, uint64_t p,
+		    uint32_t *id)
+{
+	const unsigned char *b = audit_bytes(f, (struct loc){ fn->shndx, from }, fn->value - from);
+	if (!b || b[p - from] != 0xb8)
+		return false;
+	for (uint64_t i = from; i < fn->value; i++)
+		if ((i < p || i >= p + 5) && b[i - from] != 0x90)
+			return false;
+	*id = le32(b + (p - from) + 1);
+	return true;
+}
+
+/* The preamble: __cfi_f holds P padding NOPs and the movl (kcfi-as, Clang),
+ * or the movl and the patchable NOPs (the kernel's SYM_TYPED_FUNC_START);
+ * either way GCC's patchable NOPs may follow.  Without CFI (an alias of
+ * a function whose __cfi_ symbol has the other name): the movl at
+ * f-(M+5) for up to 16 patchable NOPs. */
 static bool x86_preamble(const struct audit_file *f, const struct symbol *fn,
 			 const struct symbol *cfi, uint32_t *id)
 {
-	if (cfi->shndx != fn->shndx || cfi->size < 5 || cfi->value + cfi->size > fn->value)
-		return false;
-	uint64_t mov = cfi->value + cfi->size - 5;
-	const unsigned char *p = audit_bytes(f, (struct loc){ fn->shndx, mov }, fn->value - mov);
-	if (!p || p[0] != 0xb8)
-		return false;
-	for (uint64_t i = 5; i < fn->value - mov; i++)
-		if (p[i] != 0x90)
+	if (cfi) {
+		if (cfi->shndx != fn->shndx || cfi->value + 5 > fn->value ||
+		    fn->value - cfi->value > 4096)
 			return false;
-	*id = le32(p + 1);
-	return true;
+		for (uint64_t p = cfi->value; p + 5 <= fn->value; p++)
+			if (movl_at(f, fn, cfi->value, p, id))
+				return true;
+		return false;
+	}
+	for (uint64_t m = 0; m <= 16 && fn->value >= m + 5; m++)
+		if (movl_at(f, fn, fn->value - m - 5, fn->value - m - 5, id))
+			return true;
+	return false;
 }
 
 static bool x86_is_branch_reloc(const struct audit_file *f, const struct section *s,

@@ -36,6 +36,8 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 if everything holds, 1 if there are findings, 2 on errors.\n";
 
+_Static_assert((int)AUDIT_EXEMPT_PLT == (int)KCFI_EXEMPT_REASONS, "the audit's reasons follow kcfi-as's");
+
 const char *audit_reason_name(unsigned r)
 {
 	if (r == AUDIT_EXEMPT_PLT)

@@ -48,6 +48,12 @@ static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off,
 	return addr && audit_addr_loc(f, addr, out);	/* 0: a discarded COMDAT */
 }
 
+/* .kcfi_traps in objects; Linux's linker script calls it __kcfi_traps. */
+static bool trap_table(const char *name)
+{
+	return !strcmp(name, ".kcfi_traps") || !strcmp(name, "__kcfi_traps");
+}
+
 int tables_read(struct audit_file *f)
 {
 	size_t nex = 0, ntr = 0;
@@ -57,7 +63,7 @@ int tables_read(struct audit_file *f)
 			continue;
 		if (!strcmp(s->name, KCFI_EXEMPT_SECTION))
 			nex += s->size / KCFI_EXEMPT_RECORD_SIZE;
-		else if (!strcmp(s->name, ".kcfi_traps"))
+		else if (trap_table(s->name))
 			ntr += s->size / 4;
 	}
 	f->exempts = calloc(nex + 1, sizeof(*f->exempts));
@@ -90,7 +96,7 @@ int tables_read(struct audit_file *f)
 					continue;	/* a range across sections covers nothing */
 				f->exempts[f->nexempts++] = e;
 			}
-		} else if (!strcmp(s->name, ".kcfi_traps")) {
+		} else if (trap_table(s->name)) {
 			for (uint64_t o = 0; o + 4 <= s->size; o += 4) {
 				struct loc at;
 				bool ok;

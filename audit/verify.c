@@ -159,17 +159,22 @@ void verify_preambles(struct audit_file *f)
 		struct loc at = { fn->shndx, fn->value };
 		snprintf(name, sizeof(name), "__cfi_%s", fn->name);
 		size_t cfi = audit_symbol_before(f, name, at);
+		const struct symbol *cs = cfi == (size_t)-1 ? NULL : &f->syms[cfi];
 		uint32_t id;
-		if (cfi == (size_t)-1) {
+		/* Its own __cfi_ symbol, else the preamble's bytes alone (an
+		 * alias shares the preamble of the name GCC printed it under). */
+		bool ok = f->arch->preamble(f, fn, cs, &id) ||
+			  (cs && f->arch->preamble(f, fn, NULL, &id));
+		if (!ok && cs && fn->value - cs->value <= 4096) {
+			audit_finding(f, at, "%s is not a well-formed KCFI preamble", name);
+			continue;
+		}
+		if (!ok) {
 			if (taken[k].shndx) {
 				char t[128];
 				fmt_loc(f, taken[k], t, sizeof(t));
-				audit_finding(f, at, "address taken (%s) but no __cfi_ preamble", t);
+				audit_finding(f, at, "address taken (%s) but no KCFI preamble", t);
 			}
-			continue;
-		}
-		if (!f->arch->preamble(f, fn, &f->syms[cfi], &id)) {
-			audit_finding(f, at, "%s is not a well-formed KCFI preamble", name);
 			continue;
 		}
 		if (f->npre == f->pre_cap) {
