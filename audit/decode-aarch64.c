@@ -52,8 +52,8 @@ static int a64_scan(struct audit_file *f, size_t shndx)
 	const struct section *s = &f->secs[shndx];
 	for (uint64_t off = 0; s->data && off + 4 <= s->size; off += 4) {
 		uint32_t w = le32(s->data + off);
-		bool plain = (w & 0xff9ffc1f) == 0xd61f0000;	/* br, blr */
-		bool pac = (w & 0xfe9ff800) == 0xd61f0800;	/* braa, blraaz, ... */
+		bool plain = (w & 0xffdffc1f) == 0xd61f0000;	/* br, blr (not ret) */
+		bool pac = (w & 0xfedff800) == 0xd61f0800;	/* braa, blraaz, ... (not retaa) */
 		if (!plain && !pac)
 			continue;
 		bool call = w & (1u << 21);
