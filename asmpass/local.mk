@@ -64,4 +64,4 @@ uninstall-kcfi-cross-drivers:
 .PHONY: install-kcfi-cross-drivers uninstall-kcfi-cross-drivers
 
 # Manual pages; tests/doc/manpages.sh keeps them and --help in step.
-dist_man_MANS = doc/man/kcfi-gcc.1 doc/man/kcfi-as.1 doc/man/kcfi-typeid.1
+dist_man_MANS = doc/man/kcfi-gcc.1 doc/man/kcfi-as.1 doc/man/kcfi-typeid.1 doc/man/kcfi-audit.1
