@@ -8,7 +8,7 @@
  *	end	start for one branch; the block's end	R_*_64 relocation
  *	reason	enum kcfi_exempt_reason
  * kcfi-audit (audit/) reads it to tell an exempt branch from a missing
- * check.  Absolute 64-bit words rather than label differences, because
+ * check, and code kcfi-as instrumented from code it never saw.  Absolute 64-bit words rather than label differences, because
  * riscv's linker relaxation turns a difference into a pair of relocations.
  */
 #ifndef KCFI_ASMPASS_EXEMPT_H
@@ -24,7 +24,10 @@ enum kcfi_exempt_reason {
 	KCFI_EXEMPT_UNPROTOTYPED = 4,	/* a call through T (*)(), as Clang */
 	KCFI_EXEMPT_DIRECT = 5,		/* .kcfi_call_direct, -pg's GOT call: a known function */
 	KCFI_EXEMPT_TRAMPOLINE = 6,	/* GCC's nested-function trampoline template */
-	KCFI_EXEMPT_REASONS		/* one past the last */
+	KCFI_EXEMPT_REASONS,		/* one past the last */
+	/* Not an exemption: START..END is a function kcfi-as instrumented
+	 * (its label to its ".size NAME, .-NAME"). */
+	KCFI_RANGE_INSTRUMENTED = 64,
 };
 
 /* A short name for reports ("inline-asm"), or NULL for an unknown code. */

@@ -207,6 +207,31 @@ static void exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
 	t->stats.exempt_records++;
 }
 
+/* ".size NAME, .-NAME", GCC's line at the end of every function (and of
+ * its .cold part): a record that NAME..here is code kcfi-as instrumented.
+ * kcfi-audit tells an unchecked branch in such code (a lost check) from
+ * one in code no instrumented unit produced (hand-written assembly, units
+ * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
+static void function_range(struct tu *t, struct slice args)
+{
+	const char *comma = memchr(args.p, ',', args.n);
+	if (!comma)
+		return;
+	struct slice name = { args.p, (size_t)(comma - args.p) }, rest;
+	rest.p = comma + 1;
+	rest.n = args.n - name.n - 1;
+	slice_trim(&name);
+	slice_trim(&rest);
+	if (!name.n || rest.n != name.n + 2 || memcmp(rest.p, ".-", 2) ||
+	    memcmp(rest.p + 2, name.p, name.n))
+		return;
+	unsigned n = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		    "\t.balign\t8\n\t.quad\t%.*s, .Lkcfi_exempt%u, %u\n\t.popsection\n",
+		    n, (int)name.n, name.p, n, (unsigned)KCFI_RANGE_INSTRUMENTED);
+	resync(t, t->loc.line);
+}
+
 /* The section an #APP block starts in, as one string (name NUL group). */
 static size_t section_key(const struct section *s, char *buf, size_t size)
 {
@@ -793,6 +818,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 		return fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
 	}
+	if (t->instrumented && !t->in_app && dir_is(s, "size"))
+		function_range(t, s->args);
 	if (!is_debug_directive(s->name))
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)

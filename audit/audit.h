@@ -75,6 +75,8 @@ const char *audit_reason_name(unsigned r);
 
 struct counts {
 	unsigned long checked, unchecked, exempt[MAX_REASON], exempt_total;
+	unsigned long outside;		/* branches in code no instrumented unit made */
+	unsigned long instrumented;	/* functions kcfi-as instrumented */
 	unsigned long preambles, traps, traps_listed, findings;
 };
 
@@ -93,6 +95,8 @@ struct audit_file {
 
 	struct exempt *exempts;		/* sorted by start */
 	size_t nexempts;
+	struct exempt *ranges;		/* instrumented functions, sorted */
+	size_t nranges;
 	struct loc *traps;		/* .kcfi_traps targets, sorted */
 	size_t ntraps;
 	struct site *sites;

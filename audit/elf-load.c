@@ -239,6 +239,7 @@ void audit_close(struct audit_file *f)
 	free(f->secs);
 	free(f->syms);
 	free(f->exempts);
+	free(f->ranges);
 	free(f->traps);
 	free(f->sites);
 	free(f->pre);

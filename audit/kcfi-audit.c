@@ -56,8 +56,9 @@ static void summary(const struct audit_file *f)
 			printf("%s%s %lu", first ? "" : ", ", audit_reason_name(r), f->n.exempt[r]);
 			first = false;
 		}
-	printf("), %lu unchecked, %lu preambles, %lu traps, %lu findings\n", f->n.unchecked,
-	       f->n.preambles, f->n.traps, f->n.findings);
+	printf("), %lu unchecked, %lu outside instrumented code, %lu instrumented functions, "
+	       "%lu preambles, %lu traps, %lu findings\n", f->n.unchecked, f->n.outside,
+	       f->n.instrumented, f->n.preambles, f->n.traps, f->n.findings);
 }
 
 static int audit_one(const char *path, bool targets, const struct targets_opts *to)

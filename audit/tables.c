@@ -67,8 +67,9 @@ int tables_read(struct audit_file *f)
 			ntr += s->size / 4;
 	}
 	f->exempts = calloc(nex + 1, sizeof(*f->exempts));
+	f->ranges = calloc(nex + 1, sizeof(*f->ranges));
 	f->traps = calloc(ntr + 1, sizeof(*f->traps));
-	if (!f->exempts || !f->traps) {
+	if (!f->exempts || !f->ranges || !f->traps) {
 		audit_error(f->path, "out of memory");
 		return -1;
 	}
@@ -87,6 +88,11 @@ int tables_read(struct audit_file *f)
 				e.reason = (unsigned)le64(s->data + o + 16);
 				if (!exempt_place(f, i, o, &e.start) || !exempt_place(f, i, o + 8, &e.end))
 					continue;
+				if (e.reason == KCFI_RANGE_INSTRUMENTED) {
+					if (e.end.shndx == e.start.shndx && e.end.off >= e.start.off)
+						f->ranges[f->nranges++] = e;
+					continue;
+				}
 				if (!kcfi_exempt_reason_name(e.reason) || e.reason >= MAX_REASON) {
 					audit_finding(f, e.start, "%s record with unknown reason %u",
 						      s->name, e.reason);
@@ -117,6 +123,8 @@ int tables_read(struct audit_file *f)
 		}
 	}
 	qsort(f->exempts, f->nexempts, sizeof(*f->exempts), exempt_cmp);
+	qsort(f->ranges, f->nranges, sizeof(*f->ranges), exempt_cmp);
+	f->n.instrumented = f->nranges;
 	qsort(f->traps, f->ntraps, sizeof(*f->traps), loc_cmp);
 	return 0;
 }
@@ -149,4 +157,24 @@ unsigned tables_exempt(const struct audit_file *f, struct loc at, unsigned len)
 			return e->reason;
 	}
 	return 0;
+}
+
+bool tables_instrumented(const struct audit_file *f, struct loc at)
+{
+	size_t lo = 0, hi = f->nranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (loc_cmp(&f->ranges[mid].start, &at) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Functions do not overlap, but a .cold part's range may start inside
+	 * nothing else: look at the last two. */
+	for (size_t k = lo; k-- > 0 && lo - k <= 2;) {
+		const struct exempt *r = &f->ranges[k];
+		if (r->start.shndx == at.shndx && r->start.off <= at.off && at.off < r->end.off)
+			return true;
+	}
+	return false;
 }

@@ -11,4 +11,7 @@ bool tables_trap_listed(const struct audit_file *f, struct loc at);
 /* The reason the branch at AT (LEN bytes) is exempt, or 0. */
 unsigned tables_exempt(const struct audit_file *f, struct loc at, unsigned len);
 
+/* Is AT inside a function kcfi-as instrumented (KCFI_RANGE_INSTRUMENTED)? */
+bool tables_instrumented(const struct audit_file *f, struct loc at);
+
 #endif

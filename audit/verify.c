@@ -63,6 +63,15 @@ void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len
 		f->n.exempt_total++;
 		return;
 	}
+	if (!tables_instrumented(f, at)) {
+		/* No instrumented unit made this code: kcfi-as never saw it,
+		 * so nothing could be checked or recorded. */
+		f->n.outside++;
+		audit_finding(f, at, "indirect %s '%s' outside the code kcfi-as instrumented "
+			      "(assembly source, or built without -fsanitize=kcfi)",
+			      call ? "call" : "jump", spelling);
+		return;
+	}
 	f->n.unchecked++;
 	if (c && c->problem)
 		audit_finding(f, at, "indirect %s '%s': %s", call ? "call" : "jump", spelling,
@@ -189,7 +198,10 @@ void verify_preambles(struct audit_file *f)
 		f->n.preambles++;
 		snprintf(name, sizeof(name), "__kcfi_typeid_%s", fn->name);
 		size_t t = audit_symbol(f, name);
-		if (t != (size_t)-1 && f->syms[t].shndx == SHN_ABS && (uint32_t)f->syms[t].value != id)
+		/* __kcfi_typeid_NAME names the external NAME: not a static
+		 * function of the same name in another unit. */
+		if (t != (size_t)-1 && f->syms[t].shndx == SHN_ABS && fn->bind != STB_LOCAL &&
+		    (uint32_t)f->syms[t].value != id)
 			audit_finding(f, at, "preamble id 0x%08x differs from %s = 0x%08x", id, name,
 				      (uint32_t)f->syms[t].value);
 	}
