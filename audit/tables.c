@@ -36,8 +36,10 @@ static const struct reloc *place_reloc(const struct audit_file *f, size_t shndx,
 	return NULL;
 }
 
-/* The 64-bit place at OFF of the .kcfi_exempt section SHNDX. */
-static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off, struct loc *out)
+/* The 64-bit place at OFF of the .kcfi_exempt section SHNDX; an END may
+ * be the end of its section. */
+static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off, bool end,
+			 struct loc *out)
 {
 	const struct section *s = &f->secs[shndx];
 	if (f->rel) {
@@ -45,7 +47,13 @@ static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off,
 		return r && audit_reloc_loc(f, r, 0, out);
 	}
 	uint64_t addr = le64(s->data + off);
-	return addr && audit_addr_loc(f, addr, out);	/* 0: a discarded COMDAT */
+	if (!addr)
+		return false;		/* a discarded COMDAT */
+	if (end && audit_addr_loc(f, addr - 1, out)) {
+		out->off++;
+		return true;
+	}
+	return audit_addr_loc(f, addr, out);
 }
 
 /* .kcfi_traps in objects; Linux's linker script calls it __kcfi_traps. */
@@ -86,7 +94,8 @@ int tables_read(struct audit_file *f)
 			     o += KCFI_EXEMPT_RECORD_SIZE) {
 				struct exempt e;
 				e.reason = (unsigned)le64(s->data + o + 16);
-				if (!exempt_place(f, i, o, &e.start) || !exempt_place(f, i, o + 8, &e.end))
+				if (!exempt_place(f, i, o, false, &e.start) ||
+				    !exempt_place(f, i, o + 8, true, &e.end))
 					continue;
 				if (e.reason == KCFI_RANGE_INSTRUMENTED) {
 					if (e.end.shndx == e.start.shndx && e.end.off >= e.start.off)

@@ -42,7 +42,7 @@ check "ld -r of prog.o and target.o: exit 0, ten preambles" sh -c \
 "$KCFI_GCC" -fsanitize=kcfi -O2 -shared -fPIC -nostartfiles -o "$T/lib.so" "$A/prog.c" "$A/target.c"
 check "a shared library (no start files): exit 0, the same counts" sh -c \
 	". '$A/lib.sh'; audited '$T/lib.so' 0 && has_line '$T/lib.so' \
-	 '$T/lib.so: x86_64: $GOOD, 10 instrumented functions, 10 preambles, 2 traps, 0 findings'"
+	 '$T/lib.so: x86_64: $GOOD, 11 instrumented functions, 10 preambles, 2 traps, 0 findings'"
 check "an object built without -fsanitize=kcfi: its calls are named, as outside instrumented code" sh -c \
 	"gcc -O2 -c -o '$T/plain.o' '$A/prog.c' && . '$A/lib.sh' && audited '$T/plain.o' 1 &&
 	 grep -q '<apply>: indirect call .* outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\$' '$T/plain.o.audit' &&
