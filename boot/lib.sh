@@ -111,7 +111,6 @@ kcfi_proof() {
 	grep -Eq $'(,%r10d|\tbrk\t#0x8|\tc?\.?ebreak)' <<< "$body" && nocfi=checked
 	[ "$nocfi" = ok ] || ok=1
 	PROOF="__cfi_=$cfi traps=$traps nocfi=$nocfi"
-	kcfi_audit "$v" || ok=1
 	return $ok
 }
 

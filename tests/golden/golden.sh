@@ -40,8 +40,8 @@ check "basic: __kcfi_typeid_ext_target is weak, unmasked int (int)" sh -c \
 check "basic: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -q '^	call	\*%rax\$' '$B' && grep -q '^	call	\*%rcx\$' '$B'"
 check "basic: both are recorded in .kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
-	"grep -B6 '^	call	\*%rax\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt0, \.Lkcfi_exempt0, 2\$' &&
-	 grep -A5 '^	call	\*%rcx\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt1, \.Lkcfi_exempt2, 1\$'"
+	"grep -B6 '^	call	\*%rax\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
+	 grep -A5 '^	call	\*%rcx\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "prefix: checks load at -15 and go through the r11 thunk" sh -c \
 	"[ \$(grep -c 'addl	-15(%r11), %r10d' '$P') -eq 3 ] && [ \$(grep -c '__x86_indirect_thunk_r11' '$P') -eq 2 ] && grep -A1 '^	cs\$' '$P' | grep -q 'call	__x86_indirect_thunk_r11'"
 check "prefix: preambles between the alignment and .LPFE, no padding (11 + 5 = 16)" sh -c \
@@ -114,8 +114,8 @@ check "$f: the sibcall is a 32-bit jalr zero, the other link register stays" sh 
 check "$f: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -B8 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B3 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
 check "$f: both are recorded in .kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
-	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt4, \.Lkcfi_exempt4, 2\$' &&
-	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt5, \.Lkcfi_exempt6, 1\$'"
+	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
+	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 
