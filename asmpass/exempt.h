@@ -1,4 +1,4 @@
-/* .kcfi_exempt: the indirect branches kcfi-as deliberately leaves unchecked.
+/* .debug_kcfi_exempt: the indirect branches kcfi-as deliberately leaves unchecked.
  *
  * kcfi-as writes one record per such branch (or per inline-assembly block)
  * into a section without SHF_ALLOC, so it costs nothing in the loaded image
@@ -8,13 +8,19 @@
  *	end	start for one branch; the block's end	R_*_64 relocation
  *	reason	enum kcfi_exempt_reason
  * kcfi-audit (audit/) reads it to tell an exempt branch from a missing
- * check, and code kcfi-as instrumented from code it never saw.  Absolute 64-bit words rather than label differences, because
+ * check, and code kcfi-as instrumented from code it never saw.
+ *
+ * The name starts with .debug because tools that read every section's
+ * relocations take .debug* for what it is, annotations: Linux's objtool
+ * would otherwise see a data reference to each recorded place, warn that it
+ * is no ENDBR and keep every function's ENDBR from being sealed under IBT.
+ * (strip --strip-debug removes it with the DWARF.)  Absolute 64-bit words rather than label differences, because
  * riscv's linker relaxation turns a difference into a pair of relocations.
  */
 #ifndef KCFI_ASMPASS_EXEMPT_H
 #define KCFI_ASMPASS_EXEMPT_H
 
-#define KCFI_EXEMPT_SECTION ".kcfi_exempt"
+#define KCFI_EXEMPT_SECTION ".debug_kcfi_exempt"
 #define KCFI_EXEMPT_RECORD_SIZE 24
 
 enum kcfi_exempt_reason {

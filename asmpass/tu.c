@@ -59,7 +59,7 @@ struct tu {
 	size_t file_len;		/* strlen(loc.file), for the line markers */
 	bool in_app;
 	/* The #APP block being read: its start label's serial and the section
-	 * it began in (name, NUL, group), for its .kcfi_exempt range.  Empty
+	 * it began in (name, NUL, group), for its .debug_kcfi_exempt range.  Empty
 	 * when the block is not recorded (see app_begin()). */
 	bool app_started;		/* its first line of code was seen */
 	unsigned app_serial;
@@ -109,7 +109,7 @@ struct tu {
 	bool cfi;			/* a .cfi_startproc was seen */
 	bool intel_syntax;		/* .intel_syntax is in force (outside #APP) */
 	unsigned serial;
-	unsigned exempt_serial;		/* labels of .kcfi_exempt records */
+	unsigned exempt_serial;		/* labels of .debug_kcfi_exempt records */
 	struct buf scratch;
 	struct tu_stats stats;
 };
@@ -188,7 +188,7 @@ static void resync(struct tu *t, unsigned long n)
 	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
 }
 
-/* ---- .kcfi_exempt (asmpass/exempt.h) ---------------------------------- */
+/* ---- .debug_kcfi_exempt (asmpass/exempt.h) ---------------------------------- */
 
 static void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asmpass/exempt.h"
 #include "audit/audit.h"
 
 static int fail(struct audit_file *f, const char *what)
@@ -56,6 +57,14 @@ static int load_sections(struct audit_file *f)
 		s->exec = (s->sh.sh_flags & SHF_EXECINSTR) && s->sh.sh_type == SHT_PROGBITS;
 		if (s->sh.sh_type == SHT_NOBITS || s->sh.sh_size == 0)
 			continue;
+		/* Compressed (as --compress-debug-sections may do to
+		 * .debug_kcfi_exempt): read it decompressed. */
+		if ((s->sh.sh_flags & SHF_COMPRESSED) &&
+		    (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
+			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
+				    elf_errmsg(-1));
+			return -1;
+		}
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d) {
 			audit_error(f->path, "section %s: %s", s->name, elf_errmsg(-1));
@@ -127,7 +136,7 @@ static int load_relocs(struct audit_file *f)
 		if (s->sh.sh_type != SHT_RELA || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
 			continue;
 		struct section *t = &f->secs[s->sh.sh_info];
-		if (!(t->sh.sh_flags & SHF_ALLOC) && strcmp(t->name, ".kcfi_exempt"))
+		if (!(t->sh.sh_flags & SHF_ALLOC) && strcmp(t->name, KCFI_EXEMPT_SECTION))
 			continue;	/* debug information */
 		if (s->sh.sh_entsize != sizeof(Elf64_Rela)) {
 			audit_error(f->path, "section %s: not 64-bit relocations", s->name);

@@ -1,4 +1,4 @@
-/* The two tables the checks are judged against: .kcfi_exempt (what
+/* The two tables the checks are judged against: .debug_kcfi_exempt (what
  * kcfi-as left unchecked on purpose, asmpass/exempt.h) and .kcfi_traps
  * (the traps Linux recognises, doc/abi.md).  Both hold places in code: in
  * a relocatable object as relocations, in a linked file as values. */
@@ -36,7 +36,7 @@ static const struct reloc *place_reloc(const struct audit_file *f, size_t shndx,
 	return NULL;
 }
 
-/* The 64-bit place at OFF of the .kcfi_exempt section SHNDX; an END may
+/* The 64-bit place at OFF of the .debug_kcfi_exempt section SHNDX; an END may
  * be the end of its section. */
 static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off, bool end,
 			 struct loc *out)

@@ -2,7 +2,7 @@
 # kcfi-audit on x86_64 code from kcfi-gcc: exit 0 with exact counts on good
 # output (object, ld -r, shared library); then deliberately broken outputs,
 # each named by its exact finding: a check removed by hand from the
-# rewritten assembly, a .kcfi_exempt record removed, a preamble with the
+# rewritten assembly, a .debug_kcfi_exempt record removed, a preamble with the
 # wrong id, a .kcfi_traps entry pointing beside its ud2, a check guarding
 # another register.  Offsets come from objdump and nm, not from kcfi-audit.
 . "$top_srcdir/tests/audit/lib.sh"
@@ -35,6 +35,10 @@ check "prog.o: the same through kcfi-gcc -c (kcfi-as runs as the assembler)" sh 
 	"'$KCFI_GCC' -fsanitize=kcfi -O2 -c -o '$T/prog-c.o' '$A/prog.c' && . '$A/lib.sh' &&
 	 audited '$T/prog-c.o' 0 && has_line '$T/prog-c.o' \
 	 '$T/prog-c.o: x86_64: $GOOD, 10 instrumented functions, 9 preambles, 2 traps, 0 findings'"
+check "with -gz (the record compressed like the DWARF): the same counts" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -O2 -g -gz -c -o '$T/prog-gz.o' '$A/prog.c' && . '$A/lib.sh' &&
+	 audited '$T/prog-gz.o' 0 && has_line '$T/prog-gz.o' \
+	 '$T/prog-gz.o: x86_64: $GOOD, 10 instrumented functions, 9 preambles, 2 traps, 0 findings'"
 ld -r -o "$T/both.o" "$T/prog.o" "$T/target.o"
 check "ld -r of prog.o and target.o: exit 0, ten preambles" sh -c \
 	". '$A/lib.sh'; audited '$T/both.o' 0 && has_line '$T/both.o' \
