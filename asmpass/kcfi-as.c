@@ -286,10 +286,10 @@ static void print_stats(const char *name, const struct tu_stats *s)
 	fprintf(stderr,
 		"kcfi-as: %s: checks=%u unchecked=%u (no_sanitize=%u unprototyped=%u) "
 		"direct=%u nocall=%u preambles=%u padded=%u typeids=%u trampoline=%u "
-		"types_assembled=%lu params_reused=%lu stubs=%u\n",
+		"types_assembled=%lu params_reused=%lu stubs=%u exempt=%u\n",
 		name, s->checks, s->unchecked_nosan + s->unchecked_noproto, s->unchecked_nosan,
 		s->unchecked_noproto, s->direct, s->nocall, s->preambles, s->padded, s->typeids,
-		s->trampoline, s->types_assembled, s->params_reused, s->stubs);
+		s->trampoline, s->types_assembled, s->params_reused, s->stubs, s->exempt_records);
 }
 
 static int open_save(const char *save)

@@ -5,6 +5,7 @@ libasmpass_a_SOURCES += \
 	asmpass/diag.c asmpass/diag.h \
 	asmpass/directive.c asmpass/directive.h \
 	asmpass/emit.c asmpass/emit.h \
+	asmpass/exempt.h \
 	asmpass/gas.c asmpass/gas.h \
 	asmpass/pattern.c asmpass/pattern.h \
 	asmpass/section.c asmpass/section.h \
@@ -86,4 +87,4 @@ uninstall-kcfi-version-drivers:
 .PHONY: install-kcfi-version-drivers uninstall-kcfi-version-drivers
 
 # Manual pages; tests/doc/manpages.sh keeps them and --help in step.
-dist_man_MANS = doc/man/kcfi-gcc.1 doc/man/kcfi-as.1 doc/man/kcfi-typeid.1
+dist_man_MANS = doc/man/kcfi-gcc.1 doc/man/kcfi-as.1 doc/man/kcfi-typeid.1 doc/man/kcfi-audit.1

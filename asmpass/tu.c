@@ -19,6 +19,7 @@
 #include "asmpass/arch.h"
 #include "asmpass/diag.h"
 #include "asmpass/directive.h"
+#include "asmpass/exempt.h"
 #include "asmpass/section.h"
 #include "asmpass/sink.h"
 #include "asmpass/stmt.h"
@@ -58,6 +59,13 @@ struct tu {
 	struct diag_loc loc;
 	size_t file_len;		/* strlen(loc.file), for the line markers */
 	bool in_app;
+	/* The #APP block being read: its start label's serial and the section
+	 * it began in (name, NUL, group), for its .debug_kcfi_exempt range.  Empty
+	 * when the block is not recorded (see app_begin()). */
+	bool app_started;		/* its first line of code was seen */
+	unsigned app_serial;
+	char app_section[256];
+	size_t app_section_len;
 	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
 	bool failed;
 
@@ -103,6 +111,7 @@ struct tu {
 	bool cfi;			/* a .cfi_startproc was seen */
 	bool intel_syntax;		/* .intel_syntax is in force (outside #APP) */
 	unsigned serial;
+	unsigned exempt_serial;		/* labels of .debug_kcfi_exempt records */
 	struct buf scratch;
 	struct tu_stats stats;
 };
@@ -182,6 +191,104 @@ static void resync(struct tu *t, unsigned long n)
 		{ t->loc.file, t->file_len }, SLICE_LIT("\"\n"),
 	};
 	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
+}
+
+/* ---- .debug_kcfi_exempt (asmpass/exempt.h) ---------------------------------- */
+
+static void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
+{
+	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		    "\t.balign\t8\n\t.quad\t.Lkcfi_exempt%u, .Lkcfi_exempt%u, %u\n\t.popsection\n",
+		    start, end, (unsigned)r);
+}
+
+/* A label right before the branch on the next line, and its record: the
+ * branch stays unchecked on purpose, for reason R. */
+static void exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
+{
+	unsigned n = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
+	exempt_record(t, n, n, r);
+	t->stats.exempt_records++;
+}
+
+/* ".size NAME, .-NAME", GCC's line at the end of every function (and of
+ * its .cold part): a record that NAME..here is code kcfi-as instrumented.
+ * kcfi-audit tells an unchecked branch in such code (a lost check) from
+ * one in code no instrumented unit produced (hand-written assembly, units
+ * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
+static void function_range(struct tu *t, struct slice args)
+{
+	const char *comma = memchr(args.p, ',', args.n);
+	if (!comma)
+		return;
+	struct slice name = { args.p, (size_t)(comma - args.p) }, rest;
+	rest.p = comma + 1;
+	rest.n = args.n - name.n - 1;
+	slice_trim(&name);
+	slice_trim(&rest);
+	if (!name.n || rest.n != name.n + 2 || memcmp(rest.p, ".-", 2) ||
+	    memcmp(rest.p + 2, name.p, name.n))
+		return;
+	unsigned n = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		    "\t.balign\t8\n\t.quad\t%.*s, .Lkcfi_exempt%u, %u\n\t.popsection\n",
+		    n, (int)name.n, name.p, n, (unsigned)KCFI_RANGE_INSTRUMENTED);
+	resync(t, t->loc.line);
+}
+
+/* The section an #APP block starts in, as one string (name NUL group). */
+static size_t section_key(const struct section *s, char *buf, size_t size)
+{
+	size_t a = strlen(s->name), b = s->group ? strlen(s->group) : 0;
+	if (a + b + 2 > size)
+		return 0;
+	memcpy(buf, s->name, a + 1);
+	if (b)
+		memcpy(buf + a + 1, s->group, b);
+	buf[a + 1 + b] = '\0';
+	return a + b + 2;
+}
+
+/* An inline-assembly block begins (after its #APP line, before GCC's line
+ * marker for the asm statement, whose numbering stays intact): mark its
+ * start.
+ * Kcfi-as does not read the block, so every indirect branch in it is
+ * exempt, as with Clang; the range says where such branches may be.
+ * Branches the block puts into other sections (.pushsection) are outside
+ * the range, and kcfi-audit reports them. */
+static void app_begin(struct tu *t)
+{
+	t->app_section_len = 0;
+	if (!t->instrumented || !t->sec.cur.name)
+		return;
+	t->app_section_len = section_key(&t->sec.cur, t->app_section, sizeof(t->app_section));
+	if (!t->app_section_len)
+		return;
+	t->app_serial = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", t->app_serial);
+	resync(t, t->loc.line + 1);
+}
+
+/* Before its #NO_APP line: the end label and the record, if the block
+ * held code (the plugin's own blocks hold nothing) and ends in the section
+ * it began in. */
+static void app_end(struct tu *t)
+{
+	char key[sizeof(t->app_section)];
+	if (!t->app_section_len || !t->sec.cur.name)
+		return;
+	size_t n = section_key(&t->sec.cur, key, sizeof(key));
+	t->app_section_len = 0;
+	if (!t->app_started)
+		return;
+	if (n == 0 || memcmp(key, t->app_section, n))
+		return;
+	unsigned end = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", end);
+	exempt_record(t, t->app_serial, end, KCFI_EXEMPT_INLINE_ASM);
+	t->stats.exempt_records++;
+	resync(t, t->loc.line);
 }
 
 /* Strip the quotes a symbol may be written with. */
@@ -725,6 +832,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 		return fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
 	}
+	if (t->instrumented && !t->in_app && dir_is(s, "size"))
+		function_range(t, s->args);
 	if (!is_debug_directive(s->name))
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
@@ -894,10 +1003,28 @@ static int annotated(struct tu *t, const struct pending_call *c, struct slice te
 		t->stats.unchecked_noproto++;
 		pass = true;
 	}
+	if (pass) {
+		enum kcfi_exempt_reason why =
+			c->kind == KD_CALL_UNCHECKED ? KCFI_EXEMPT_NO_SANITIZE :
+			c->kind == KD_CALL_DIRECT ? KCFI_EXEMPT_DIRECT :
+			c->kind == KD_BRANCH_NOCALL ? KCFI_EXEMPT_JUMP_TABLE : KCFI_EXEMPT_UNPROTOTYPED;
+		/* Only indirect branches are records: .kcfi_call_direct may
+		 * annotate a direct one. */
+		if (insn_is_indirect(b->cls))
+			exempt_branch(t, why);
+	}
 	if (pass && seq) {
+		/* The held lines began this many lines before the current one. */
+		unsigned long lines = 0;
+		for (const char *q = t->seq.text.data, *qe = q + t->seq.text.len;
+		     (q = memchr(q, '\n', (size_t)(qe - q))); q++)
+			lines++;
+		resync(t, t->loc.line + 1 - lines);
 		put(t, t->seq.text.data, t->seq.text.len);
 		return 1;
 	}
+	if (pass && insn_is_indirect(b->cls) && !t->call_prefix.len)
+		resync(t, t->loc.line);
 	if (pass)
 		return pass_branch(t, line, n);
 	if (b->refuse)
@@ -1056,11 +1183,17 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		return on_annotated(t, s, &b, line, n);
 	if (insn_is_indirect(b.cls) && t->in_tramp && !t->in_app) {
 		t->stats.trampoline++;
+		if (!alone_on_line(t, line, n, s))
+			return 0;	/* no label can go right before it */
+		exempt_branch(t, KCFI_EXEMPT_TRAMPOLINE);
+		resync(t, t->loc.line);
 		return 0;
 	}
 	if (insn_is_indirect(b.cls) && !t->in_app && t->arch->profiler_call &&
 	    t->arch->profiler_call(line, n)) {
 		t->stats.direct++;
+		exempt_branch(t, KCFI_EXEMPT_DIRECT);
+		resync(t, t->loc.line);
 		return 0;
 	}
 	if (insn_is_indirect(b.cls) && !t->in_app)
@@ -1151,12 +1284,19 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	if (t->seq.active)
 		return seq_line(t, k, p, n) < 0 ? -1 : 0;
 	int r = 0;
+	if (t->in_app && !t->app_started && k != ASMLINE_BLANK && k != ASMLINE_MARKER &&
+	    k != ASMLINE_NO_APP && k != ASMLINE_KCFI)
+		t->app_started = true;
 	switch (k) {
 	case ASMLINE_APP:
 		t->in_app = true;
-		break;
+		t->app_started = false;
+		put(t, p, n);
+		app_begin(t);
+		return 0;
 	case ASMLINE_NO_APP:
 		t->in_app = false;
+		app_end(t);
 		break;
 	case ASMLINE_DEBUG:
 		if (!t->cfi && is_cfi_startproc(p, n))

@@ -311,6 +311,9 @@ for line in $MATRIX; do
 			else
 				run_variant "$name" "$arch" "$hash" "$mode"
 				# run_variant sets booted report typeid matched verdict
+				# Every KCFI kernel: kcfi-audit finds no unchecked
+				# branch in code kcfi-as instrumented (boot/lib.sh).
+				kcfi_audit "$BUILDS/$name/images/$mode/vmlinux" || verdict=FAIL
 			fi
 		fi
 		[ "$verdict" = PASS ] || status=1

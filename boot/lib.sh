@@ -114,6 +114,30 @@ kcfi_proof() {
 	return $ok
 }
 
+# kcfi_audit VMLINUX: kcfi-audit (audit/, doc/kcfi-audit.md) on the kernel,
+# its report kept as VMLINUX.audit.  Every indirect branch in a function
+# kcfi-as instrumented must be checked or recorded in .debug_kcfi_exempt (inline
+# asm, __nocfi, jump tables...): "0 unchecked".  Branches in code kcfi-as
+# never saw (.S files, units built without CFI) are counted as outside
+# instrumented code, from the ranges the kernel records, and shown in PROOF.
+# A kernel with no such ranges (built by a kcfi-as older than the records)
+# fails: there is nothing to judge it by.
+kcfi_audit() {
+	local v=$1 sum n
+	"$KCFI_BUILDDIR/kcfi-audit" "$v" > "$v.audit" 2>&1
+	[ $? -le 1 ] || { log "kcfi-audit could not read $v: $(tail -1 "$v.audit")"; return 1; }
+	sum=$(grep -E "^$v: [a-z0-9_]+: [0-9]+ checked, " "$v.audit" | tail -1)
+	# field NAME: the count before NAME in the summary line.
+	field() { sed -nE "s/.*[ (]([0-9]+) $1[,)].*/\1/p" <<< "$sum"; }
+	local checked unchecked outside funcs
+	checked=$(sed -nE 's/.*: ([0-9]+) checked, .*/\1/p' <<< "$sum")
+	unchecked=$(field unchecked) outside=$(field 'outside instrumented code')
+	funcs=$(field 'instrumented functions')
+	PROOF="$PROOF audit:checked=${checked:-?},unchecked=${unchecked:-?},outside=${outside:-?},functions=${funcs:-?}"
+	[ -n "$sum" ] && [ "${unchecked:-1}" -eq 0 ] && [ "${checked:-0}" -gt 0 ] && [ "${funcs:-0}" -gt 0 ] ||
+		{ log "kcfi-audit: $v: $sum (findings in $v.audit)"; return 1; }
+}
+
 # run_variant NAME ARCH HASH MODE [fineibt]: boot the image of NAME/MODE and
 # judge the console.  Sets booted report typeid matched verdict (see
 # boot-check.sh).  With fineibt, the kernel is told cfi=fineibt.

@@ -5,18 +5,22 @@
 set -eu
 
 # Build: autotools, the grammar generators, PCRE2, the native plugin headers;
-# GCC 11 with its g++ and plugin headers for kcfi-gcc-11 (make check-gcc11).
+# GCC 11 with its g++ and plugin headers for kcfi-gcc-11 (make check-gcc11);
+# for kcfi-audit elfutils' libelf and libdw and the capstone disassembler.
 BUILD="build-essential autoconf automake pkg-config flex bison libpcre2-dev
-gcc-12-plugin-dev binutils gcc-11 g++-11 gcc-11-plugin-dev"
+gcc-12-plugin-dev binutils gcc-11 g++-11 gcc-11-plugin-dev
+libelf-dev libdw-dev libcapstone-dev"
 # Oracles and runners for the tests: Clang with FNV-1a (22) and xxHash64 (19)
 # type ids, objdump/readelf from binutils, qemu-user for foreign binaries,
 # Clang's sanitizer and libFuzzer runtimes (make check-fuzz-proto, fuzz-asm);
 # valgrind, bc and time (/usr/bin/time) for the tests and `make bench` (xz-utils too);
-# GCC's torture suite (gcc-12-source); ccache (tests/e2e/ccache.sh).
+# GCC's torture suite (gcc-12-source); ccache (tests/e2e/ccache.sh);
+# gnuplot for kcfi-audit --plot (tests/audit/targets.sh).
 TEST="clang-22 clang-19 lld-22 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
 libc6-dev-arm64-cross libc6-dev-riscv64-cross
-libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache"
+libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache
+gnuplot-nox"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio patch"
 # make bench-binutils: binutils' sources and its suites' runner; make

@@ -7,6 +7,7 @@ include tests/differential.mk
 include tests/fuzz-proto.mk
 include tests/e2e.mk
 include tests/golden.mk
+include tests/audit.mk
 include tests/fuzz/asm-fuzz.mk
 include tests/hostile.mk
 include tests/torture.mk

@@ -33,9 +33,11 @@ same_options() {	# NAME HELP-TEXT-FILE PAGE
 "$KCFI_GCC" --help 2>&1 | sed -n '/^kcfi options:/,/^Environment:/p' > "$T/gcc.txt"
 echo "  --help" >> "$T/gcc.txt"; echo "  --version" >> "$T/gcc.txt"	# handled, then passed on
 "$TYPEID" --help > "$T/typeid.txt"
+"$top_builddir/kcfi-audit" --help > "$T/audit.txt"
 check "kcfi-as: --help and kcfi-as.1 list the same options" same_options as "$T/as.txt" "$MAN/kcfi-as.1"
 check "kcfi-gcc: --help and kcfi-gcc.1 list the same options" same_options gcc "$T/gcc.txt" "$MAN/kcfi-gcc.1"
 check "kcfi-typeid: --help and kcfi-typeid.1 list the same options" same_options typeid "$T/typeid.txt" "$MAN/kcfi-typeid.1"
+check "kcfi-audit: --help and kcfi-audit.1 list the same options" same_options audit "$T/audit.txt" "$MAN/kcfi-audit.1"
 check "kcfi-gcc --help goes on with the compiler's options" sh -c \
 	"'$KCFI_GCC' --help | grep -A3 '^The options of [^ ]*gcc[-0-9]* follow' | grep -q '^Usage: [^ ]*gcc[-0-9]* '"
 

@@ -39,6 +39,9 @@ check "basic: __kcfi_typeid_ext_target is weak, unmasked int (int)" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target' '$B' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$B'"
 check "basic: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -q '^	call	\*%rax\$' '$B' && grep -q '^	call	\*%rcx\$' '$B'"
+check "basic: both are recorded in .debug_kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
+	"grep -B6 '^	call	\*%rax\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
+	 grep -A5 '^	call	\*%rcx\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "prefix: checks load at -15 and go through the r11 thunk" sh -c \
 	"[ \$(grep -c 'addl	-15(%r11), %r10d' '$P') -eq 3 ] && [ \$(grep -c '__x86_indirect_thunk_r11' '$P') -eq 2 ] && grep -A1 '^	cs\$' '$P' | grep -q 'call	__x86_indirect_thunk_r11'"
 check "prefix: preambles between the alignment and .LPFE, no padding (11 + 5 = 16)" sh -c \
@@ -109,7 +112,10 @@ check "$f: ids before the typed functions only, right before their labels" sh -c
 check "$f: the sibcall is a 32-bit jalr zero, the other link register stays" sh -c \
 	"grep -q '^	\.insn	i 0x67, 0, zero, t2, 0\$' '$R' && grep -q '^	jalr	t0, 0(a5)\$' '$R'"
 check "$f: unchecked and inline-asm calls are untouched" sh -c \
-	"grep -B1 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B1 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
+	"grep -B8 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B3 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
+check "$f: both are recorded in .debug_kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
+	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
+	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 

@@ -1,0 +1,182 @@
+/* kcfi-audit: what one ELF file holds, as the checks need it.
+ *
+ * Every place in code is a struct loc (section index, offset in it), in
+ * relocatable objects and linked files alike: addresses read from a
+ * linked file are mapped back to their section once, so the checks never
+ * care which kind of file they look at.
+ */
+#ifndef KCFI_AUDIT_AUDIT_H
+#define KCFI_AUDIT_AUDIT_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct loc {
+	size_t shndx;
+	uint64_t off;
+};
+
+struct reloc {
+	uint64_t off;		/* in the section it applies to */
+	uint32_t type;
+	size_t sym;		/* index in .symtab */
+	int64_t addend;
+};
+
+struct section {
+	const char *name;
+	GElf_Shdr sh;
+	const unsigned char *data;	/* NULL for SHT_NOBITS and empty sections */
+	size_t size;
+	bool exec;
+	struct reloc *relocs;		/* sorted by offset */
+	size_t nrelocs;
+	size_t *funcs;			/* function symbols in it, by offset */
+	size_t nfuncs;
+};
+
+struct symbol {
+	const char *name;
+	size_t shndx;		/* SHN_ABS etc. kept as they are */
+	uint64_t value;		/* section offset, also in linked files */
+	uint64_t size;
+	unsigned char type, bind;
+};
+
+/* What sits right before an indirect branch. */
+struct check {
+	bool present;		/* the arch's check sequence, well formed */
+	uint32_t id;		/* the id it compares with */
+	struct loc trap;	/* its trap instruction */
+	const char *problem;	/* present but wrong (e.g. another register) */
+};
+
+struct site {			/* a checked branch, for --targets */
+	struct loc at;
+	uint32_t id;
+};
+
+struct preamble {
+	size_t func;		/* symbol index */
+	uint32_t id;
+};
+
+struct exempt {
+	struct loc start, end;	/* end == start: one branch */
+	unsigned reason;
+};
+
+/* Reasons beyond kcfi-as's (asmpass/exempt.h): classifications of the
+ * audit itself, documented in doc/kcfi-audit.md. */
+enum { AUDIT_EXEMPT_PLT = 7, MAX_REASON = 16 };
+const char *audit_reason_name(unsigned r);
+
+struct counts {
+	unsigned long checked, unchecked, exempt[MAX_REASON], exempt_total;
+	unsigned long outside;		/* branches in code no instrumented unit made */
+	unsigned long instrumented;	/* functions kcfi-as instrumented */
+	unsigned long preambles, traps, traps_listed, findings;
+};
+
+struct audit_file {
+	const char *path;
+	int fd;
+	Elf *elf;
+	GElf_Ehdr eh;
+	bool rel;			/* ET_REL: places come from relocations */
+	bool has_relocs;		/* relocations of alloc sections exist */
+	struct section *secs;
+	size_t nsecs;
+	struct symbol *syms;
+	size_t nsyms;
+	const struct audit_arch *arch;
+
+	struct exempt *exempts;		/* sorted by start */
+	size_t nexempts;
+	struct exempt *ranges;		/* instrumented functions, sorted */
+	size_t nranges;
+	struct loc *traps;		/* .kcfi_traps targets, sorted */
+	size_t ntraps;
+	struct site *sites;
+	size_t nsites, sites_cap;
+	struct preamble *pre;		/* sorted by id after collection */
+	size_t npre, pre_cap;
+	struct counts n;
+	void *dwfl;			/* report.c's DWARF state */
+	bool dwfl_tried;
+};
+
+/* One architecture's decoder (audit/decode-*.c). */
+struct audit_arch {
+	const char *name;
+	unsigned machine;		/* EM_* */
+	const char *trap_name;		/* "ud2" */
+	bool trap_table;		/* traps listed in .kcfi_traps */
+	/* Walk executable section S, calling audit_branch() for every
+	 * indirect branch.  0, or -1 after reporting an error. */
+	int (*scan)(struct audit_file *f, size_t shndx);
+	/* Is there a trap instruction at AT? */
+	bool (*is_trap)(const struct audit_file *f, struct loc at);
+	/* The id of the preamble of function SYM, if it has a well-formed one. */
+	bool (*preamble)(const struct audit_file *f, const struct symbol *fn,
+			 const struct symbol *cfi, uint32_t *id);
+	/* Relocation TYPE at OFF in an executable section: a call or jump
+	 * (not an address taken)? */
+	bool (*is_branch_reloc)(const struct audit_file *f, const struct section *s,
+				const struct reloc *r);
+	/* The place a relocation of TYPE against a section symbol points at,
+	 * given its addend (x86 PC32: addend + 4). */
+	int64_t (*reloc_target_bias)(uint32_t type);
+};
+
+extern const struct audit_arch audit_x86_64, audit_aarch64, audit_riscv64;
+
+/* elf-load.c */
+int audit_open(struct audit_file *f, const char *path);
+void audit_close(struct audit_file *f);
+/* The place of address ADDR in a linked file (false if in no section). */
+bool audit_addr_loc(const struct audit_file *f, uint64_t addr, struct loc *out);
+/* The relocation at OFF in section SHNDX (first of several), or NULL. */
+const struct reloc *audit_reloc_at(const struct audit_file *f, size_t shndx, uint64_t off);
+/* The place a relocation points at (symbol + addend + BIAS), false if none. */
+bool audit_reloc_loc(const struct audit_file *f, const struct reloc *r, int64_t bias,
+		     struct loc *out);
+/* The function symbol containing AT (index), or (size_t)-1. */
+size_t audit_func_at(const struct audit_file *f, struct loc at);
+/* The function symbol starting exactly at AT, or (size_t)-1. */
+size_t audit_func_starting(const struct audit_file *f, struct loc at);
+/* Bytes at AT (N of them), NULL if not all inside the section. */
+const unsigned char *audit_bytes(const struct audit_file *f, struct loc at, size_t n);
+/* Symbol by exact name, or (size_t)-1 (linear; called per function). */
+size_t audit_symbol(const struct audit_file *f, const char *name);
+/* Of the symbols called NAME, the one in AT's section closest before AT. */
+size_t audit_symbol_before(const struct audit_file *f, const char *name, struct loc at);
+
+/* verify.c: called by the decoders. */
+void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len, bool call,
+		  const struct check *c, const char *spelling);
+
+/* report.c; AUDIT_QUIET: count findings, print none (--quiet). */
+extern bool audit_quiet;
+void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void audit_report_free(struct audit_file *f);
+
+/* Little-endian reads (all three targets are). */
+static inline uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t le64(const unsigned char *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+static inline uint16_t le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+#endif

@@ -1,0 +1,122 @@
+/* aarch64: fixed 4-byte instructions, decoded by hand for just the forms
+ * KCFI needs (doc/abi.md 2).  The check right before "blr/br xN":
+ *	ldur	wT, [xN, #-(4M+4)]	T = 16, or 9 when N is 16
+ *	movk	wE, #lo			E = 17, or 9 when N is 17
+ *	movk	wE, #hi, lsl #16
+ *	cmp	wT, wE
+ *	b.eq	.+8
+ *	brk	#(0x8000 | E << 5 | N)	Linux reads N and E here; no trap table
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "audit/audit.h"
+
+static uint32_t word(const struct audit_file *f, size_t shndx, uint64_t off)
+{
+	const unsigned char *p = audit_bytes(f, (struct loc){ shndx, off }, 4);
+	return p ? le32(p) : 0;
+}
+
+static bool is_kcfi_brk(uint32_t w, unsigned n, unsigned e)
+{
+	unsigned imm = (w >> 5) & 0xffff;
+	return (w & 0xffe0001f) == 0xd4200000 && (imm & 0x8000) && (imm & 0x1f) == n &&
+	       ((imm >> 5) & 0x1f) == e && (imm & 0x7c00) == 0;
+}
+
+static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, unsigned n,
+			 struct check *c)
+{
+	c->present = false;
+	c->problem = NULL;
+	if (off < 24)
+		return;
+	uint32_t ldur = word(f, shndx, off - 24), lo = word(f, shndx, off - 20),
+		 hi = word(f, shndx, off - 16), cmp = word(f, shndx, off - 12),
+		 beq = word(f, shndx, off - 8), brk = word(f, shndx, off - 4);
+	unsigned t = ldur & 31, e = lo & 31;
+	if ((ldur & 0xffe00c00) != 0xb8400000 || ((ldur >> 5) & 31) != n ||
+	    (lo & 0xffe00000) != 0x72800000 || (hi & 0xffe00000) != 0x72a00000 || (hi & 31) != e ||
+	    (cmp & 0xffe0fc1f) != 0x6b00001f || ((cmp >> 5) & 31) != t || ((cmp >> 16) & 31) != e ||
+	    beq != 0x54000040 || !is_kcfi_brk(brk, n, e) || t == e)
+		return;
+	c->present = true;
+	c->id = ((lo >> 5) & 0xffff) | ((hi >> 5) & 0xffff) << 16;
+	c->trap = (struct loc){ shndx, off - 4 };
+}
+
+static int a64_scan(struct audit_file *f, size_t shndx)
+{
+	const struct section *s = &f->secs[shndx];
+	for (uint64_t off = 0; s->data && off + 4 <= s->size; off += 4) {
+		uint32_t w = le32(s->data + off);
+		bool plain = (w & 0xffdffc1f) == 0xd61f0000;	/* br, blr (not ret) */
+		bool pac = (w & 0xfedff800) == 0xd61f0800;	/* braa, blraaz, ... (not retaa) */
+		if (!plain && !pac)
+			continue;
+		bool call = w & (1u << 21);
+		unsigned n = (w >> 5) & 31;
+		char spelling[32];
+		snprintf(spelling, sizeof(spelling), "%s%s x%u", call ? "blr" : "br", pac ? "a*" : "", n);
+		struct check c;
+		check_before(f, shndx, off, n, &c);
+		if (c.present && pac)
+			c.problem = "a pointer-authenticated branch: the KCFI check cannot guard it";
+		audit_branch(f, shndx, off, 4, call, &c, spelling);
+	}
+	return 0;
+}
+
+static bool a64_is_trap(const struct audit_file *f, struct loc at)
+{
+	const unsigned char *p = audit_bytes(f, at, 4);
+	return p && (le32(p) & 0xffe0001f) == 0xd4200000 && (le32(p) >> 5 & 0x8000);
+}
+
+/* __cfi_f: the id as a .word, then only NOPs up to f. */
+static bool a64_preamble(const struct audit_file *f, const struct symbol *fn,
+			 const struct symbol *cfi, uint32_t *id)
+{
+	if (!cfi)
+		return false;	/* no opcode marks the .word: the label must */
+	if (cfi->shndx != fn->shndx || cfi->value + 4 > fn->value || (fn->value - cfi->value) % 4)
+		return false;
+	const unsigned char *p = audit_bytes(f, (struct loc){ fn->shndx, cfi->value },
+					     fn->value - cfi->value);
+	if (!p)
+		return false;
+	for (uint64_t i = 4; i < fn->value - cfi->value; i += 4)
+		if (le32(p + i) != 0xd503201f)
+			return false;
+	*id = le32(p);
+	return true;
+}
+
+static bool a64_is_branch_reloc(const struct audit_file *f, const struct section *s,
+				const struct reloc *r)
+{
+	(void)f;
+	(void)s;
+	return r->type == R_AARCH64_CALL26 || r->type == R_AARCH64_JUMP26 ||
+	       r->type == R_AARCH64_CONDBR19 || r->type == R_AARCH64_TSTBR14;
+}
+
+static int64_t a64_bias(uint32_t type)
+{
+	(void)type;
+	return 0;
+}
+
+const struct audit_arch audit_aarch64 = {
+	.name = "aarch64",
+	.machine = EM_AARCH64,
+	.trap_name = "brk",
+	.trap_table = false,
+	.scan = a64_scan,
+	.is_trap = a64_is_trap,
+	.preamble = a64_preamble,
+	.is_branch_reloc = a64_is_branch_reloc,
+	.reloc_target_bias = a64_bias,
+};

@@ -1,0 +1,233 @@
+/* riscv64: 4-byte instructions and 2-byte RVC ones, decoded by hand for
+ * just the forms KCFI needs (doc/abi.md 3).  The check right before
+ * "jalr rN" (or c.jalr, c.jr, "jalr zero, 0(rN)"):
+ *	lw	T, -(M*n+4)(rN)
+ *	lui	E, hi		or c.lui; absent when hi is 0
+ *	addiw	E, E, lo	or c.addiw; "addi E, zero, lo" / c.li without lui
+ *	beq	E, T, .+4+L	the 32-bit encoding
+ *	ebreak			or c.ebreak (L bytes), listed in .kcfi_traps
+ * GNU as compresses what it can under RVC, so each step back tries the
+ * 4-byte form first, then the 2-byte one.  A jalr right after an auipc of
+ * its own register is the "call sym" / "tail sym" pair: a direct call.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "audit/audit.h"
+
+static const unsigned char *at(const struct audit_file *f, size_t shndx, uint64_t off, size_t n)
+{
+	return audit_bytes(f, (struct loc){ shndx, off }, n);
+}
+
+static int32_t sext(uint32_t v, unsigned bits)
+{
+	uint32_t m = 1u << (bits - 1);
+	return (int32_t)((v ^ m) - m);
+}
+
+/* The id built in register E, ending at END: its value and where it starts. */
+static bool id_before(const struct audit_file *f, size_t shndx, uint64_t end, unsigned e,
+		      uint32_t *id, uint64_t *start)
+{
+	const unsigned char *p;
+	int32_t lo;
+	bool need_lui;
+	if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && (le32(p) & 0x707f) == 0x1b &&
+	    ((le32(p) >> 7) & 31) == e && ((le32(p) >> 15) & 31) == e) {
+		lo = (int32_t)le32(p) >> 20;		/* addiw E, E, lo */
+		need_lui = true;
+		end -= 4;
+	} else if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && (le32(p) & 0x707f) == 0x13 &&
+		   ((le32(p) >> 7) & 31) == e && ((le32(p) >> 15) & 31) == 0) {
+		lo = (int32_t)le32(p) >> 20;		/* addi E, zero, lo */
+		need_lui = false;
+		end -= 4;
+	} else if (end >= 2 && (p = at(f, shndx, end - 2, 2)) && ((le16(p) >> 7) & 31) == e &&
+		   ((le16(p) & 0xe003) == 0x2001 || (le16(p) & 0xe003) == 0x4001)) {
+		uint16_t h = le16(p);			/* c.addiw / c.li */
+		lo = sext((uint32_t)((h >> 12) & 1) << 5 | ((h >> 2) & 31), 6);
+		need_lui = (h & 0xe003) == 0x2001;
+		end -= 2;
+	} else {
+		return false;
+	}
+	uint32_t hi = 0;
+	if (need_lui) {
+		if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && (le32(p) & 0x7f) == 0x37 &&
+		    ((le32(p) >> 7) & 31) == e) {
+			hi = le32(p) & 0xfffff000;
+			end -= 4;
+		} else if (end >= 2 && (p = at(f, shndx, end - 2, 2)) && (le16(p) & 0xe003) == 0x6001 &&
+			   ((le16(p) >> 7) & 31) == e) {
+			uint16_t h = le16(p);
+			hi = (uint32_t)sext((uint32_t)((h >> 12) & 1) << 17 | (uint32_t)((h >> 2) & 31) << 12, 18);
+			end -= 2;
+		} else {
+			return false;
+		}
+	}
+	*id = hi + (uint32_t)lo;
+	*start = end;
+	return true;
+}
+
+static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, unsigned n,
+			 struct check *c)
+{
+	const unsigned char *p;
+	c->present = false;
+	c->problem = NULL;
+	unsigned elen;
+	if (off >= 4 && (p = at(f, shndx, off - 4, 4)) && le32(p) == 0x00100073)
+		elen = 4;
+	else if (off >= 2 && (p = at(f, shndx, off - 2, 2)) && le16(p) == 0x9002)
+		elen = 2;
+	else
+		return;
+	uint64_t beq_at = off - elen;
+	if (beq_at < 4 || !(p = at(f, shndx, beq_at - 4, 4)))
+		return;
+	uint32_t b = le32(p);
+	unsigned e = (b >> 15) & 31, t = (b >> 20) & 31;
+	uint32_t imm = ((b >> 31) & 1) << 12 | ((b >> 7) & 1) << 11 | ((b >> 25) & 0x3f) << 5 |
+		       ((b >> 8) & 0xf) << 1;
+	if ((b & 0x707f) != 0x63 || imm != 4 + elen || e == t)
+		return;
+	uint32_t id;
+	uint64_t start;
+	if (!id_before(f, shndx, beq_at - 4, e, &id, &start) || start < 4 ||
+	    !(p = at(f, shndx, start - 4, 4)))
+		return;
+	uint32_t lw = le32(p);
+	if ((lw & 0x707f) != 0x2003 || ((lw >> 7) & 31) != t || ((lw >> 15) & 31) != n)
+		return;
+	c->present = true;
+	c->id = id;
+	c->trap = (struct loc){ shndx, off - elen };
+}
+
+/* An auipc of register R right before OFF (the first half of call/tail). */
+static bool after_auipc(const struct audit_file *f, size_t shndx, uint64_t off, unsigned r)
+{
+	const unsigned char *p = off >= 4 ? at(f, shndx, off - 4, 4) : NULL;
+	if (p && (le32(p) & 0x7f) == 0x17 && ((le32(p) >> 7) & 31) == r)
+		return true;
+	if (f->rel) {
+		const struct reloc *x = off >= 4 ? audit_reloc_at(f, shndx, off - 4) : NULL;
+		return x && (x->type == R_RISCV_CALL || x->type == R_RISCV_CALL_PLT);
+	}
+	return false;
+}
+
+static int rv_scan(struct audit_file *f, size_t shndx)
+{
+	const struct section *s = &f->secs[shndx];
+	size_t next_fn = 0;
+	uint64_t off = 0;
+	while (s->data && off + 2 <= s->size) {
+		/* Start again at every function symbol. */
+		while (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
+			next_fn++;
+		if (next_fn > 0 && f->syms[s->funcs[next_fn - 1]].value > off)
+			off = f->syms[s->funcs[next_fn - 1]].value;
+		uint16_t h = le16(s->data + off);
+		char spelling[40];
+		if ((h & 3) != 3) {
+			unsigned r = (h >> 7) & 31;
+			bool cjalr = (h & 0xf07f) == 0x9002 && r, cjr = (h & 0xf07f) == 0x8002 && r && r != 1;
+			if (cjalr || cjr) {
+				struct check c;
+				snprintf(spelling, sizeof(spelling), "%s x%u", cjalr ? "c.jalr" : "c.jr", r);
+				check_before(f, shndx, off, r, &c);
+				audit_branch(f, shndx, off, 2, cjalr, &c, spelling);
+			}
+			off += 2;
+			continue;
+		}
+		if (off + 4 > s->size)
+			break;
+		uint32_t w = le32(s->data + off);
+		unsigned rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
+		if ((w & 0x707f) == 0x67 && !(rd == 0 && rs1 == 1) && !after_auipc(f, shndx, off, rs1)) {
+			struct check c;
+			snprintf(spelling, sizeof(spelling), "jalr x%u, %d(x%u)", rd, (int32_t)w >> 20, rs1);
+			check_before(f, shndx, off, rs1, &c);
+			if (c.present && (int32_t)w >> 20)
+				c.problem = "the branch adds an offset to the register the check tested";
+			audit_branch(f, shndx, off, 4, rd != 0, &c, spelling);
+		}
+		off += 4;
+	}
+	return 0;
+}
+
+static bool rv_is_trap(const struct audit_file *f, struct loc a)
+{
+	const unsigned char *p = audit_bytes(f, a, 2);
+	if (p && le16(p) == 0x9002)
+		return true;
+	p = audit_bytes(f, a, 4);
+	return p && le32(p) == 0x00100073;
+}
+
+/* __cfi_f: the id as a .word, then only NOPs (nop or c.nop) up to f. */
+static bool rv_preamble(const struct audit_file *f, const struct symbol *fn,
+			const struct symbol *cfi, uint32_t *id)
+{
+	if (!cfi)
+		return false;	/* no opcode marks the .word: the label must */
+	if (cfi->shndx != fn->shndx || cfi->value + 4 > fn->value)
+		return false;
+	uint64_t len = fn->value - cfi->value;
+	const unsigned char *p = audit_bytes(f, (struct loc){ fn->shndx, cfi->value }, len);
+	if (!p)
+		return false;
+	for (uint64_t i = 4; i < len;) {
+		if (i + 2 <= len && le16(p + i) == 0x0001)
+			i += 2;
+		else if (i + 4 <= len && le32(p + i) == 0x00000013)
+			i += 4;
+		else
+			return false;
+	}
+	*id = le32(p);
+	return true;
+}
+
+static bool rv_is_branch_reloc(const struct audit_file *f, const struct section *s,
+			       const struct reloc *r)
+{
+	(void)f;
+	(void)s;
+	switch (r->type) {
+	case R_RISCV_CALL:
+	case R_RISCV_CALL_PLT:
+	case R_RISCV_JAL:
+	case R_RISCV_BRANCH:
+	case R_RISCV_RVC_JUMP:
+	case R_RISCV_RVC_BRANCH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int64_t rv_bias(uint32_t type)
+{
+	(void)type;
+	return 0;
+}
+
+const struct audit_arch audit_riscv64 = {
+	.name = "riscv64",
+	.machine = EM_RISCV,
+	.trap_name = "ebreak",
+	.trap_table = true,
+	.scan = rv_scan,
+	.is_trap = rv_is_trap,
+	.preamble = rv_preamble,
+	.is_branch_reloc = rv_is_branch_reloc,
+	.reloc_target_bias = rv_bias,
+};

@@ -1,0 +1,266 @@
+/* x86_64: finding indirect branches and the KCFI check in front of each.
+ *
+ * x86 code is variable length, so a real disassembler walks it: capstone
+ * (libcapstone-dev).  binutils' libopcodes would do as well, but it is
+ * built for printing text (its stable interface is a fprintf callback, its
+ * ABI changes with every binutils release and Debian ships it only as a
+ * static library); capstone hands back each instruction's operands as
+ * data, and cs_disasm_iter() decodes in place without allocating.
+ *
+ * The check itself is fixed bytes (doc/abi.md 1), compared as such:
+ *	41 ba <-H>	movl $-H, %r10d
+ *	45 03 53 <d8>	addl d8(%r11), %r10d
+ *	74 02		je 1f
+ *	0f 0b		ud2
+ * right before the branch, which must go through %r11: call/jmp *%r11 (with
+ * the prefixes kcfi-as keeps) or call/jmp __x86_indirect_thunk_r11.
+ * Indirect branches are call/jmp through a register or memory, and direct
+ * call/jmp of a retpoline thunk (__x86_indirect_thunk_<reg>), which is how
+ * a retpoline kernel spells every indirect branch.
+ */
+#include "config.h"
+
+#include <capstone/capstone.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "audit/audit.h"
+
+static const unsigned char check_head[] = { 0x41, 0xba };
+static const unsigned char check_mid[] = { 0x45, 0x03, 0x53 };
+static const unsigned char check_tail[] = { 0x74, 0x02, 0x0f, 0x0b };
+enum { CHECK_LEN = 14 };
+
+static bool thunk_name(const char *name, const char **reg)
+{
+	static const char *const prefixes[] = {
+		"__x86_indirect_thunk_", "__x86_indirect_call_thunk_", "__x86_indirect_jump_thunk_",
+	};
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], n) && name[n]) {
+			*reg = name + n;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Retpoline thunks of a linked file, by place: kernels define them as
+ * untyped labels (SYM_CODE_START), so no function lookup finds them. */
+struct thunk {
+	struct loc at;
+	const char *name;
+};
+static struct thunk thunks[128];
+static size_t nthunks;
+
+static void find_thunks(const struct audit_file *f)
+{
+	const char *reg;
+	nthunks = 0;
+	for (size_t k = 0; k < f->nsyms && nthunks < sizeof(thunks) / sizeof(thunks[0]); k++) {
+		const struct symbol *y = &f->syms[k];
+		if (y->shndx > 0 && y->shndx < f->nsecs && y->value != UINT64_MAX &&
+		    thunk_name(y->name, &reg))
+			thunks[nthunks++] = (struct thunk){ { y->shndx, y->value }, y->name };
+	}
+}
+
+/* The name of the symbol a direct call/jmp at OFF (LEN bytes, rel32 last)
+ * goes to, if it is a retpoline thunk. */
+static const char *thunk_target(const struct audit_file *f, size_t shndx, uint64_t off,
+				unsigned len, uint64_t imm)
+{
+	struct loc at;
+	const char *reg;
+	if (f->rel) {
+		const struct reloc *r = len >= 5 ? audit_reloc_at(f, shndx, off + len - 4) : NULL;
+		if (!r)
+			return NULL;
+		const struct symbol *y = &f->syms[r->sym];
+		if (y->type != STT_SECTION)
+			return thunk_name(y->name, &reg) ? y->name : NULL;
+		if (!audit_reloc_loc(f, r, 4, &at))
+			return NULL;
+	} else if (!audit_addr_loc(f, imm, &at)) {
+		return NULL;
+	}
+	for (size_t i = 0; i < nthunks; i++)
+		if (thunks[i].at.shndx == at.shndx && thunks[i].at.off == at.off)
+			return thunks[i].name;
+	return NULL;
+}
+
+static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, bool via_r11,
+			 struct check *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (off < CHECK_LEN)
+		return;
+	const unsigned char *p = audit_bytes(f, (struct loc){ shndx, off - CHECK_LEN }, CHECK_LEN);
+	if (!p || memcmp(p, check_head, 2) || memcmp(p + 6, check_mid, 3) ||
+	    memcmp(p + 10, check_tail, 4))
+		return;
+	c->present = true;
+	c->id = 0u - le32(p + 2);
+	c->trap = (struct loc){ shndx, off - 2 };
+	if (!via_r11)
+		c->problem = "the KCFI check in front of it tests %r11, but the branch does not "
+			     "go through %r11";
+}
+
+static int x86_scan(struct audit_file *f, size_t shndx)
+{
+	const struct section *s = &f->secs[shndx];
+	csh h;
+	if (!s->data)
+		return 0;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+		audit_error(f->path, "capstone cannot decode x86_64");
+		return -1;
+	}
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	find_thunks(f);
+	cs_insn *insn = cs_malloc(h);
+	uint64_t base = f->rel ? 0 : s->sh.sh_addr;
+	size_t next_fn = 0;
+	uint64_t off = 0;
+	while (off < s->size) {
+		/* Start again at every function symbol, so that data between
+		 * functions cannot carry the decoder out of step. */
+		while (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
+			next_fn++;
+		uint64_t limit = next_fn < s->nfuncs ? f->syms[s->funcs[next_fn]].value : s->size;
+		if (limit > s->size)
+			limit = s->size;
+		const uint8_t *code = s->data + off;
+		size_t size = (size_t)(limit - off);
+		uint64_t addr = base + off;
+		if (!cs_disasm_iter(h, &code, &size, &addr, insn)) {
+			off++;		/* not an instruction: one byte on */
+			continue;
+		}
+		uint64_t at = off;
+		off += insn->size;
+		unsigned id = insn->id;
+		if (id != X86_INS_CALL && id != X86_INS_JMP && id != X86_INS_LCALL &&
+		    id != X86_INS_LJMP)
+			continue;
+		const cs_x86 *x = &insn->detail->x86;
+		if (x->op_count < 1)
+			continue;
+		const cs_x86_op *op = &x->operands[0];
+		bool call = id == X86_INS_CALL || id == X86_INS_LCALL;
+		bool via_r11;
+		char spelling[256];
+		if (op->type == X86_OP_IMM) {
+			const char *reg, *name = thunk_target(f, shndx, at, insn->size,
+							      (uint64_t)op->imm);
+			if (!name || !thunk_name(name, &reg))
+				continue;
+			via_r11 = !strcmp(reg, "r11");
+			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, name);
+		} else {
+			via_r11 = op->type == X86_OP_REG && op->reg == X86_REG_R11 &&
+				  id != X86_INS_LCALL && id != X86_INS_LJMP;
+			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, insn->op_str);
+		}
+		struct check c;
+		check_before(f, shndx, at, via_r11, &c);
+		audit_branch(f, shndx, at, insn->size, call, &c, spelling);
+	}
+	cs_free(insn, 1);
+	cs_close(&h);
+	return 0;
+}
+
+static bool x86_is_trap(const struct audit_file *f, struct loc at)
+{
+	const unsigned char *p = audit_bytes(f, at, 2);
+	return p && p[0] == 0x0f && p[1] == 0x0b;
+}
+
+/* "movl $H, %eax" (b8 imm32) at P, then only patchable NOPs (0x90) up to
+ * f; from FROM to P only padding NOPs too. */
+static bool movl_at(const struct audit_file *f, const struct symbol *fn, uint64_t from, uint64_t p,
+		    uint32_t *id)
+{
+	const unsigned char *b = audit_bytes(f, (struct loc){ fn->shndx, from }, fn->value - from);
+	if (!b || b[p - from] != 0xb8)
+		return false;
+	for (uint64_t i = from; i < fn->value; i++)
+		if ((i < p || i >= p + 5) && b[i - from] != 0x90)
+			return false;
+	*id = le32(b + (p - from) + 1);
+	return true;
+}
+
+/* The preamble: __cfi_f holds P padding NOPs and the movl (kcfi-as, Clang),
+ * or the movl and the patchable NOPs (the kernel's SYM_TYPED_FUNC_START);
+ * either way GCC's patchable NOPs may follow.  Without CFI (an alias of
+ * a function whose __cfi_ symbol has the other name): the movl at
+ * f-(M+5) for up to 16 patchable NOPs. */
+static bool x86_preamble(const struct audit_file *f, const struct symbol *fn,
+			 const struct symbol *cfi, uint32_t *id)
+{
+	if (cfi) {
+		if (cfi->shndx != fn->shndx || cfi->value + 5 > fn->value ||
+		    fn->value - cfi->value > 4096)
+			return false;
+		for (uint64_t p = cfi->value; p + 5 <= fn->value; p++)
+			if (movl_at(f, fn, cfi->value, p, id))
+				return true;
+		return false;
+	}
+	for (uint64_t m = 0; m <= 16 && fn->value >= m + 5; m++)
+		if (movl_at(f, fn, fn->value - m - 5, fn->value - m - 5, id))
+			return true;
+	return false;
+}
+
+static bool x86_is_branch_reloc(const struct audit_file *f, const struct section *s,
+				const struct reloc *r)
+{
+	(void)f;
+	const unsigned char *p = s->data && r->off >= 2 && r->off <= s->size ? s->data + r->off - 2 : NULL;
+	switch (r->type) {
+	case R_X86_64_PLT32:
+		return true;
+	case R_X86_64_PC32:
+		return p && (p[1] == 0xe8 || p[1] == 0xe9 || (p[0] == 0x0f && (p[1] & 0xf0) == 0x80));
+	case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+	case R_X86_64_GOTPCREL:
+		/* call/jmp *sym@GOTPCREL(%rip): ff 15 / ff 25 */
+		return p && p[0] == 0xff && (p[1] == 0x15 || p[1] == 0x25);
+	default:
+		return false;
+	}
+}
+
+static int64_t x86_reloc_target_bias(uint32_t type)
+{
+	switch (type) {
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+	case R_X86_64_GOTPCREL:
+	case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+		return 4;	/* relative to the end of the 32-bit field */
+	default:
+		return 0;
+	}
+}
+
+const struct audit_arch audit_x86_64 = {
+	.name = "x86_64",
+	.machine = EM_X86_64,
+	.trap_name = "ud2",
+	.trap_table = true,
+	.scan = x86_scan,
+	.is_trap = x86_is_trap,
+	.preamble = x86_preamble,
+	.is_branch_reloc = x86_is_branch_reloc,
+	.reloc_target_bias = x86_reloc_target_bias,
+};

@@ -1,0 +1,414 @@
+/* Reading one ELF file into struct audit_file (audit.h): sections,
+ * symbols, relocations, each bounds-checked, so that a truncated or
+ * hostile file gets an error that names it and never a crash.  libelf
+ * reads the whole file into memory (ELF_C_READ): nothing is mapped, so a
+ * file shrinking under us cannot fault either. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "asmpass/exempt.h"
+#include "audit/audit.h"
+
+static int fail(struct audit_file *f, const char *what)
+{
+	audit_error(f->path, "%s: %s", what, elf_errmsg(-1));
+	return -1;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		audit_error("kcfi-audit", "out of memory");
+		exit(2);
+	}
+	return p;
+}
+
+static const struct audit_arch *arch_for(unsigned machine)
+{
+	switch (machine) {
+	case EM_X86_64: return &audit_x86_64;
+	case EM_AARCH64: return &audit_aarch64;
+	case EM_RISCV: return &audit_riscv64;
+	default: return NULL;
+	}
+}
+
+static int load_sections(struct audit_file *f)
+{
+	size_t shstrndx;
+	if (elf_getshdrnum(f->elf, &f->nsecs) || elf_getshdrstrndx(f->elf, &shstrndx))
+		return fail(f, "cannot read the section headers");
+	f->secs = xcalloc(f->nsecs, sizeof(*f->secs));
+	for (size_t i = 1; i < f->nsecs; i++) {
+		struct section *s = &f->secs[i];
+		Elf_Scn *scn = elf_getscn(f->elf, i);
+		if (!scn || !gelf_getshdr(scn, &s->sh))
+			return fail(f, "cannot read a section header");
+		s->name = elf_strptr(f->elf, shstrndx, s->sh.sh_name);
+		if (!s->name)
+			s->name = "?";
+		s->exec = (s->sh.sh_flags & SHF_EXECINSTR) && s->sh.sh_type == SHT_PROGBITS;
+		if (s->sh.sh_type == SHT_NOBITS || s->sh.sh_size == 0)
+			continue;
+		/* Compressed (as --compress-debug-sections may do to
+		 * .debug_kcfi_exempt): read it decompressed. */
+		if ((s->sh.sh_flags & SHF_COMPRESSED) &&
+		    (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
+			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
+				    elf_errmsg(-1));
+			return -1;
+		}
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d) {
+			audit_error(f->path, "section %s: %s", s->name, elf_errmsg(-1));
+			return -1;
+		}
+		if (d->d_size != s->sh.sh_size || !d->d_buf) {
+			audit_error(f->path, "section %s: its data is not all in the file", s->name);
+			return -1;
+		}
+		s->data = d->d_buf;
+		s->size = d->d_size;
+	}
+	return 0;
+}
+
+static int by_name(const void *a, const void *b, void *ctx);
+/* Symbols by name: a sorted index built on first use. */
+static size_t *names;
+static const struct audit_file *names_of;
+
+static int load_symbols(struct audit_file *f)
+{
+	for (size_t i = 1; i < f->nsecs; i++) {
+		struct section *s = &f->secs[i];
+		if (s->sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (s->sh.sh_entsize != sizeof(Elf64_Sym) || s->sh.sh_link >= f->nsecs) {
+			audit_error(f->path, "section %s: not a 64-bit symbol table", s->name);
+			return -1;
+		}
+		Elf_Data *d = elf_getdata(elf_getscn(f->elf, i), NULL);
+		size_t n = s->size / sizeof(Elf64_Sym);
+		f->syms = xcalloc(n, sizeof(*f->syms));
+		f->nsyms = n;
+		for (size_t k = 0; k < n; k++) {
+			GElf_Sym g;
+			struct symbol *y = &f->syms[k];
+			if (!d || !gelf_getsym(d, (int)k, &g))
+				return fail(f, "cannot read a symbol");
+			y->name = elf_strptr(f->elf, s->sh.sh_link, g.st_name);
+			if (!y->name)
+				y->name = "";
+			y->shndx = g.st_shndx;
+			y->value = g.st_value;
+			y->size = g.st_size;
+			y->type = GELF_ST_TYPE(g.st_info);
+			y->bind = GELF_ST_BIND(g.st_info);
+			/* Linked files: from address to section offset. */
+			if (!f->rel && y->shndx > 0 && y->shndx < f->nsecs && y->shndx < SHN_LORESERVE) {
+				uint64_t base = f->secs[y->shndx].sh.sh_addr;
+				y->value = y->value >= base ? y->value - base : UINT64_MAX;
+			}
+		}
+		return 0;	/* one symbol table per file */
+	}
+	return 0;
+}
+
+static int by_off(const void *a, const void *b)
+{
+	const struct reloc *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int load_relocs(struct audit_file *f)
+{
+	for (size_t i = 1; i < f->nsecs; i++) {
+		struct section *s = &f->secs[i];
+		if (s->sh.sh_type != SHT_RELA || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
+			continue;
+		struct section *t = &f->secs[s->sh.sh_info];
+		if (!(t->sh.sh_flags & SHF_ALLOC) && strcmp(t->name, KCFI_EXEMPT_SECTION))
+			continue;	/* debug information */
+		if (s->sh.sh_entsize != sizeof(Elf64_Rela)) {
+			audit_error(f->path, "section %s: not 64-bit relocations", s->name);
+			return -1;
+		}
+		Elf_Data *d = elf_getdata(elf_getscn(f->elf, i), NULL);
+		size_t n = s->size / sizeof(Elf64_Rela), have = t->nrelocs;
+		if (!n || !d)
+			continue;
+		t->relocs = realloc(t->relocs, (have + n) * sizeof(*t->relocs));
+		if (!t->relocs) {
+			audit_error("kcfi-audit", "out of memory");
+			exit(2);
+		}
+		for (size_t k = 0; k < n; k++) {
+			GElf_Rela g;
+			if (!gelf_getrela(d, (int)k, &g))
+				return fail(f, "cannot read a relocation");
+			struct reloc r = { .off = g.r_offset, .type = (uint32_t)GELF_R_TYPE(g.r_info),
+					   .sym = GELF_R_SYM(g.r_info), .addend = g.r_addend };
+			if (!f->rel)
+				r.off -= t->sh.sh_addr;
+			if (r.sym >= f->nsyms)
+				continue;	/* no symbol we could name: not a place */
+			t->relocs[t->nrelocs++] = r;
+		}
+		if (t->sh.sh_flags & SHF_ALLOC)
+			f->has_relocs = true;
+		qsort(t->relocs, t->nrelocs, sizeof(*t->relocs), by_off);
+	}
+	return 0;
+}
+
+static const struct audit_file *sort_file;
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = &sort_file->syms[*(const size_t *)a];
+	const struct symbol *y = &sort_file->syms[*(const size_t *)b];
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+static void index_functions(struct audit_file *f)
+{
+	for (size_t k = 0; k < f->nsyms; k++) {
+		const struct symbol *y = &f->syms[k];
+		if (y->type == STT_FUNC && y->shndx > 0 && y->shndx < f->nsecs && y->value != UINT64_MAX)
+			f->secs[y->shndx].nfuncs++;
+	}
+	for (size_t i = 0; i < f->nsecs; i++) {
+		f->secs[i].funcs = xcalloc(f->secs[i].nfuncs, sizeof(size_t));
+		f->secs[i].nfuncs = 0;
+	}
+	for (size_t k = 0; k < f->nsyms; k++) {
+		const struct symbol *y = &f->syms[k];
+		if (y->type == STT_FUNC && y->shndx > 0 && y->shndx < f->nsecs && y->value != UINT64_MAX) {
+			struct section *s = &f->secs[y->shndx];
+			s->funcs[s->nfuncs++] = k;
+		}
+	}
+	sort_file = f;
+	for (size_t i = 0; i < f->nsecs; i++)
+		qsort(f->secs[i].funcs, f->secs[i].nfuncs, sizeof(size_t), func_cmp);
+}
+
+int audit_open(struct audit_file *f, const char *path)
+{
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		audit_error(path, "%s", strerror(errno));
+		return -1;
+	}
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		audit_error(path, "not an ELF file%s%s", f->elf ? "" : ": ",
+			    f->elf ? "" : elf_errmsg(-1));
+		return -1;
+	}
+	if (gelf_getclass(f->elf) != ELFCLASS64 || !gelf_getehdr(f->elf, &f->eh)) {
+		audit_error(path, "not a 64-bit ELF file");
+		return -1;
+	}
+	if (f->eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+		audit_error(path, "not a little-endian ELF file");
+		return -1;
+	}
+	f->arch = arch_for(f->eh.e_machine);
+	if (!f->arch) {
+		audit_error(path, "machine %u: kcfi-audit reads x86_64, aarch64 and riscv64 only",
+			    f->eh.e_machine);
+		return -1;
+	}
+	f->rel = f->eh.e_type == ET_REL;
+	if (load_sections(f) || load_symbols(f) || load_relocs(f))
+		return -1;
+	index_functions(f);
+	return 0;
+}
+
+void audit_close(struct audit_file *f)
+{
+	audit_report_free(f);
+	for (size_t i = 0; i < f->nsecs; i++) {
+		free(f->secs[i].relocs);
+		free(f->secs[i].funcs);
+	}
+	free(f->secs);
+	free(f->syms);
+	free(f->exempts);
+	free(f->ranges);
+	free(f->traps);
+	free(f->sites);
+	free(f->pre);
+	if (names_of == f) {
+		free(names);
+		names = NULL;
+		names_of = NULL;
+	}
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+bool audit_addr_loc(const struct audit_file *f, uint64_t addr, struct loc *out)
+{
+	for (size_t i = 1; i < f->nsecs; i++) {
+		const GElf_Shdr *h = &f->secs[i].sh;
+		if ((h->sh_flags & SHF_ALLOC) && addr >= h->sh_addr && addr - h->sh_addr < h->sh_size &&
+		    h->sh_type != SHT_NOBITS) {
+			out->shndx = i;
+			out->off = addr - h->sh_addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+const struct reloc *audit_reloc_at(const struct audit_file *f, size_t shndx, uint64_t off)
+{
+	if (shndx >= f->nsecs)
+		return NULL;
+	const struct section *s = &f->secs[shndx];
+	size_t lo = 0, hi = s->nrelocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->relocs[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nrelocs && s->relocs[lo].off == off ? &s->relocs[lo] : NULL;
+}
+
+bool audit_reloc_loc(const struct audit_file *f, const struct reloc *r, int64_t bias,
+		     struct loc *out)
+{
+	const struct symbol *y = &f->syms[r->sym];
+	if (y->shndx == 0 || y->shndx >= f->nsecs || y->value == UINT64_MAX)
+		return false;
+	out->shndx = y->shndx;
+	out->off = y->value + (uint64_t)r->addend + (uint64_t)bias;
+	return true;
+}
+
+size_t audit_func_at(const struct audit_file *f, struct loc at)
+{
+	if (at.shndx >= f->nsecs)
+		return (size_t)-1;
+	const struct section *s = &f->secs[at.shndx];
+	size_t lo = 0, hi = s->nfuncs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->syms[s->funcs[mid]].value <= at.off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return (size_t)-1;
+	/* The last function starting at or before AT; among aliases, one
+	 * that is not a __cfi_ symbol. */
+	size_t best = s->funcs[lo - 1];
+	uint64_t v = f->syms[best].value;
+	for (size_t k = lo; k-- > 0 && f->syms[s->funcs[k]].value == v;)
+		if (strncmp(f->syms[s->funcs[k]].name, "__cfi_", 6)) {
+			best = s->funcs[k];
+			break;
+		}
+	return best;
+}
+
+size_t audit_func_starting(const struct audit_file *f, struct loc at)
+{
+	if (at.shndx >= f->nsecs)
+		return (size_t)-1;
+	const struct section *s = &f->secs[at.shndx];
+	size_t lo = 0, hi = s->nfuncs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->syms[s->funcs[mid]].value < at.off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Among aliases, the one that is not a __cfi_ symbol. */
+	for (; lo < s->nfuncs && f->syms[s->funcs[lo]].value == at.off; lo++)
+		if (strncmp(f->syms[s->funcs[lo]].name, "__cfi_", 6))
+			return s->funcs[lo];
+	return (size_t)-1;
+}
+
+const unsigned char *audit_bytes(const struct audit_file *f, struct loc at, size_t n)
+{
+	if (at.shndx == 0 || at.shndx >= f->nsecs)
+		return NULL;
+	const struct section *s = &f->secs[at.shndx];
+	if (!s->data || at.off > s->size || n > s->size - at.off)
+		return NULL;
+	return s->data + at.off;
+}
+
+
+static int by_name(const void *a, const void *b, void *ctx)
+{
+	const struct audit_file *f = ctx;
+	return strcmp(f->syms[*(const size_t *)a].name, f->syms[*(const size_t *)b].name);
+}
+
+static size_t first_named(const struct audit_file *f, const char *name);
+
+size_t audit_symbol(const struct audit_file *f, const char *name)
+{
+	size_t i = first_named(f, name);
+	return i < f->nsyms ? names[i] : (size_t)-1;
+}
+
+size_t audit_symbol_before(const struct audit_file *f, const char *name, struct loc at)
+{
+	size_t best = (size_t)-1;
+	for (size_t i = first_named(f, name); i < f->nsyms && !strcmp(f->syms[names[i]].name, name);
+	     i++) {
+		const struct symbol *y = &f->syms[names[i]];
+		if (y->shndx == at.shndx && y->value <= at.off &&
+		    (best == (size_t)-1 || y->value > f->syms[best].value))
+			best = names[i];
+	}
+	return best;
+}
+
+/* Position in names[] of the first symbol called NAME, or f->nsyms. */
+static size_t first_named(const struct audit_file *f, const char *name)
+{
+	if (names_of != f) {
+		free(names);
+		names = xcalloc(f->nsyms, sizeof(size_t));
+		for (size_t i = 0; i < f->nsyms; i++)
+			names[i] = i;
+		qsort_r(names, f->nsyms, sizeof(size_t), by_name, (void *)f);
+		names_of = f;
+	}
+	size_t lo = 0, hi = f->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(f->syms[names[mid]].name, name);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->nsyms && !strcmp(f->syms[names[lo]].name, name) ? lo : f->nsyms;
+}

@@ -1,0 +1,135 @@
+/* kcfi-audit: verify the KCFI protection of ELF files (doc/kcfi-audit.1).
+ *
+ * For each file: every indirect branch in executable sections is checked
+ * (the arch's exact check sequence right before it, its trap listed where
+ * the arch has a table) or exempt by a record of .debug_kcfi_exempt; every
+ * .kcfi_traps entry is at a trap; every address-taken function has a
+ * preamble whose id agrees with its __kcfi_typeid_ symbol.  Exit status:
+ * 0 all holds, 1 findings, 2 a file could not be read or bad usage. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmpass/exempt.h"
+#include "audit/audit.h"
+#include "audit/tables.h"
+#include "audit/targets.h"
+#include "audit/verify.h"
+
+static const char usage[] =
+	"Usage: kcfi-audit [OPTION]... FILE...\n"
+	"Verify the KCFI protection of ELF files (.o, .ko, vmlinux, executables,\n"
+	"shared libraries) for x86_64, aarch64 and riscv64.\n"
+	"\n"
+	"  --targets          also print, per checked call site, how many functions\n"
+	"                     carry the type id it expects (a distribution)\n"
+	"  --csv=FILE         with --targets: one line per call site to FILE\n"
+	"  --json=FILE        with --targets: the call sites and distribution to FILE\n"
+	"  --plot=FILE        with --targets: a histogram drawn by gnuplot (.svg or .png)\n"
+	"  --top=N            with --targets: list the N most permissive ids (default 10)\n"
+	"  -q, --quiet        print the summary lines only\n"
+	"  --help             print this help and exit\n"
+	"  --version          print the version and exit\n"
+	"\n"
+	"Exit status: 0 if everything holds, 1 if there are findings, 2 on errors.\n";
+
+_Static_assert((int)AUDIT_EXEMPT_PLT == (int)KCFI_EXEMPT_REASONS, "the audit's reasons follow kcfi-as's");
+
+const char *audit_reason_name(unsigned r)
+{
+	if (r == AUDIT_EXEMPT_PLT)
+		return "plt";
+	const char *n = kcfi_exempt_reason_name(r);
+	return n ? n : "?";
+}
+
+static void summary(const struct audit_file *f)
+{
+	printf("%s: %s: %lu checked, %lu exempt (", f->path, f->arch->name, f->n.checked,
+	       f->n.exempt_total);
+	bool first = true;
+	for (unsigned r = 1; r < MAX_REASON; r++)
+		if (f->n.exempt[r]) {
+			printf("%s%s %lu", first ? "" : ", ", audit_reason_name(r), f->n.exempt[r]);
+			first = false;
+		}
+	printf("), %lu unchecked, %lu outside instrumented code, %lu instrumented functions, "
+	       "%lu preambles, %lu traps, %lu findings\n", f->n.unchecked, f->n.outside,
+	       f->n.instrumented, f->n.preambles, f->n.traps, f->n.findings);
+}
+
+static int audit_one(const char *path, bool targets, const struct targets_opts *to)
+{
+	struct audit_file f;
+	int rc = 2;
+	if (audit_open(&f, path) == 0 && tables_read(&f) == 0) {
+		for (size_t i = 1; i < f.nsecs; i++)
+			if (f.secs[i].exec && f.arch->scan(&f, i))
+				goto out;
+		verify_traps(&f);
+		verify_preambles(&f);
+		summary(&f);
+		rc = f.n.findings ? 1 : 0;
+		if (targets && targets_report(&f, to))
+			rc = 2;
+	}
+out:
+	fflush(stdout);
+	audit_close(&f);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_HELP, O_VERSION };
+	static const struct option longs[] = {
+		{ "targets", no_argument, NULL, O_TARGETS },
+		{ "csv", required_argument, NULL, O_CSV },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "plot", required_argument, NULL, O_PLOT },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, O_HELP },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct targets_opts to = { .top = 10 };
+	bool targets = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
+		switch (c) {
+		case O_TARGETS: targets = true; break;
+		case O_CSV: to.csv = optarg; break;
+		case O_JSON: to.json = optarg; break;
+		case O_PLOT: to.plot = optarg; break;
+		case O_TOP: to.top = strtoul(optarg, NULL, 10); break;
+		case 'q': audit_quiet = true; break;
+		case O_HELP: fputs(usage, stdout); return 0;
+		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (optind == argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if ((to.csv || to.json || to.plot) && !targets) {
+		fprintf(stderr, "kcfi-audit: --csv, --json and --plot need --targets\n");
+		return 2;
+	}
+	if ((to.csv || to.json || to.plot) && argc - optind > 1) {
+		fprintf(stderr, "kcfi-audit: --csv, --json and --plot take one FILE\n");
+		return 2;
+	}
+	elf_version(EV_CURRENT);
+	int worst = 0;
+	for (int i = optind; i < argc; i++) {
+		int rc = audit_one(argv[i], targets, &to);
+		if (rc > worst)
+			worst = rc;
+	}
+	return worst;
+}

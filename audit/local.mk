@@ -1,0 +1,16 @@
+# audit/: kcfi-audit, the checker of finished ELF files (doc/kcfi-audit.md).
+bin_PROGRAMS += kcfi-audit
+kcfi_audit_SOURCES = \
+	audit/kcfi-audit.c \
+	audit/audit.h \
+	audit/elf-load.c \
+	audit/tables.c audit/tables.h \
+	audit/verify.c audit/verify.h \
+	audit/report.c \
+	audit/targets.c audit/targets.h \
+	audit/decode-x86.c \
+	audit/decode-aarch64.c \
+	audit/decode-riscv64.c \
+	asmpass/exempt.h
+kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
+kcfi_audit_LDADD = $(AUDIT_LIBS)

@@ -1,0 +1,117 @@
+/* Findings, one line each:
+ *	FILE: SECTION+0xOFF <FUNCTION> (SOURCE:LINE): WHAT
+ * The source line comes from DWARF (libdw's offline Dwfl, which also lays
+ * out the sections of a relocatable object) when the file has a
+ * .debug_line; otherwise the parenthesis is left out. */
+#include "config.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "audit/audit.h"
+
+void audit_error(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "kcfi-audit: %s: error: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const Dwfl_Callbacks offline = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool has_debug_line(const struct audit_file *f)
+{
+	for (size_t i = 1; i < f->nsecs; i++)
+		if (!strcmp(f->secs[i].name, ".debug_line"))
+			return true;
+	return false;
+}
+
+static int first_module(Dwfl_Module *mod, void **user, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	(void)user;
+	(void)name;
+	(void)start;
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+static Dwfl_Module *dwarf_module(struct audit_file *f)
+{
+	if (!f->dwfl_tried) {
+		f->dwfl_tried = true;
+		if (!has_debug_line(f))
+			return NULL;
+		Dwfl *d = dwfl_begin(&offline);
+		if (!d)
+			return NULL;
+		if (!dwfl_report_offline(d, "", f->path, -1) || dwfl_report_end(d, NULL, NULL)) {
+			dwfl_end(d);
+			return NULL;
+		}
+		f->dwfl = d;
+	}
+	if (!f->dwfl)
+		return NULL;
+	Dwfl_Module *m = NULL;
+	dwfl_getmodules(f->dwfl, first_module, &m, 0);
+	return m;
+}
+
+/* "file.c:12" for AT, or false. */
+static bool source_line(struct audit_file *f, struct loc at, char *buf, size_t size)
+{
+	Dwfl_Module *m = dwarf_module(f);
+	if (!m)
+		return false;
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(m, &bias);
+	GElf_Shdr sh;
+	Elf_Scn *scn = e ? elf_getscn(e, at.shndx) : NULL;
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return false;
+	Dwfl_Line *l = dwfl_module_getsrc(m, sh.sh_addr + at.off + bias);
+	int line;
+	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file)
+		return false;
+	snprintf(buf, size, "%s:%d", file, line);
+	return true;
+}
+
+bool audit_quiet;
+
+void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
+{
+	char src[512];
+	f->n.findings++;
+	if (audit_quiet)
+		return;
+	size_t fn = audit_func_at(f, at);
+	printf("%s: %s+0x%llx <%s>", f->path, at.shndx < f->nsecs ? f->secs[at.shndx].name : "?",
+	       (unsigned long long)at.off, fn == (size_t)-1 ? "?" : f->syms[fn].name);
+	if (source_line(f, at, src, sizeof(src)))
+		printf(" (%s)", src);
+	printf(": ");
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+void audit_report_free(struct audit_file *f)
+{
+	if (f->dwfl)
+		dwfl_end(f->dwfl);
+	f->dwfl = NULL;
+}

@@ -1,0 +1,189 @@
+/* The two tables the checks are judged against: .debug_kcfi_exempt (what
+ * kcfi-as left unchecked on purpose, asmpass/exempt.h) and .kcfi_traps
+ * (the traps Linux recognises, doc/abi.md).  Both hold places in code: in
+ * a relocatable object as relocations, in a linked file as values. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmpass/exempt.h"
+#include "audit/audit.h"
+#include "audit/tables.h"
+
+static int loc_cmp(const void *a, const void *b)
+{
+	const struct loc *x = a, *y = b;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int exempt_cmp(const void *a, const void *b)
+{
+	return loc_cmp(&((const struct exempt *)a)->start, &((const struct exempt *)b)->start);
+}
+
+/* A relocation at OFF of section SHNDX that names the place (riscv pairs
+ * an ADD with a SUB at the same offset: the SUB names the table entry). */
+static const struct reloc *place_reloc(const struct audit_file *f, size_t shndx, uint64_t off)
+{
+	const struct section *s = &f->secs[shndx];
+	const struct reloc *r = audit_reloc_at(f, shndx, off);
+	for (; r && r < s->relocs + s->nrelocs && r->off == off; r++)
+		if (!(f->eh.e_machine == EM_RISCV && r->type == R_RISCV_SUB32))
+			return r;
+	return NULL;
+}
+
+/* The 64-bit place at OFF of the .debug_kcfi_exempt section SHNDX; an END may
+ * be the end of its section. */
+static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off, bool end,
+			 struct loc *out)
+{
+	const struct section *s = &f->secs[shndx];
+	if (f->rel) {
+		const struct reloc *r = place_reloc(f, shndx, off);
+		return r && audit_reloc_loc(f, r, 0, out);
+	}
+	uint64_t addr = le64(s->data + off);
+	if (!addr)
+		return false;		/* a discarded COMDAT */
+	if (end && audit_addr_loc(f, addr - 1, out)) {
+		out->off++;
+		return true;
+	}
+	return audit_addr_loc(f, addr, out);
+}
+
+/* .kcfi_traps in objects; Linux's linker script calls it __kcfi_traps. */
+static bool trap_table(const char *name)
+{
+	return !strcmp(name, ".kcfi_traps") || !strcmp(name, "__kcfi_traps");
+}
+
+int tables_read(struct audit_file *f)
+{
+	size_t nex = 0, ntr = 0;
+	for (size_t i = 1; i < f->nsecs; i++) {
+		const struct section *s = &f->secs[i];
+		if (!s->data)
+			continue;
+		if (!strcmp(s->name, KCFI_EXEMPT_SECTION))
+			nex += s->size / KCFI_EXEMPT_RECORD_SIZE;
+		else if (trap_table(s->name))
+			ntr += s->size / 4;
+	}
+	f->exempts = calloc(nex + 1, sizeof(*f->exempts));
+	f->ranges = calloc(nex + 1, sizeof(*f->ranges));
+	f->traps = calloc(ntr + 1, sizeof(*f->traps));
+	if (!f->exempts || !f->ranges || !f->traps) {
+		audit_error(f->path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 1; i < f->nsecs; i++) {
+		const struct section *s = &f->secs[i];
+		if (!s->data)
+			continue;
+		if (!strcmp(s->name, KCFI_EXEMPT_SECTION)) {
+			if (s->size % KCFI_EXEMPT_RECORD_SIZE)
+				audit_finding(f, (struct loc){ i, 0 }, "%s is %zu bytes, not a whole "
+					      "number of %d-byte records", s->name, s->size,
+					      KCFI_EXEMPT_RECORD_SIZE);
+			for (uint64_t o = 0; o + KCFI_EXEMPT_RECORD_SIZE <= s->size;
+			     o += KCFI_EXEMPT_RECORD_SIZE) {
+				struct exempt e;
+				e.reason = (unsigned)le64(s->data + o + 16);
+				if (!exempt_place(f, i, o, false, &e.start) ||
+				    !exempt_place(f, i, o + 8, true, &e.end))
+					continue;
+				if (e.reason == KCFI_RANGE_INSTRUMENTED) {
+					if (e.end.shndx == e.start.shndx && e.end.off >= e.start.off)
+						f->ranges[f->nranges++] = e;
+					continue;
+				}
+				if (!kcfi_exempt_reason_name(e.reason) || e.reason >= MAX_REASON) {
+					audit_finding(f, e.start, "%s record with unknown reason %u",
+						      s->name, e.reason);
+					continue;
+				}
+				if (e.end.shndx != e.start.shndx || e.end.off < e.start.off)
+					continue;	/* a range across sections covers nothing */
+				f->exempts[f->nexempts++] = e;
+			}
+		} else if (trap_table(s->name)) {
+			for (uint64_t o = 0; o + 4 <= s->size; o += 4) {
+				struct loc at;
+				bool ok;
+				if (f->rel) {
+					const struct reloc *r = place_reloc(f, i, o);
+					ok = r && audit_reloc_loc(f, r, 0, &at);
+				} else {
+					int32_t d = (int32_t)le32(s->data + o);
+					ok = audit_addr_loc(f, s->sh.sh_addr + o + (uint64_t)(int64_t)d, &at);
+				}
+				if (!ok) {
+					audit_finding(f, (struct loc){ i, o }, ".kcfi_traps entry points "
+						      "outside every section");
+					continue;
+				}
+				f->traps[f->ntraps++] = at;
+			}
+		}
+	}
+	qsort(f->exempts, f->nexempts, sizeof(*f->exempts), exempt_cmp);
+	qsort(f->ranges, f->nranges, sizeof(*f->ranges), exempt_cmp);
+	f->n.instrumented = f->nranges;
+	qsort(f->traps, f->ntraps, sizeof(*f->traps), loc_cmp);
+	return 0;
+}
+
+bool tables_trap_listed(const struct audit_file *f, struct loc at)
+{
+	return bsearch(&at, f->traps, f->ntraps, sizeof(*f->traps), loc_cmp) != NULL;
+}
+
+unsigned tables_exempt(const struct audit_file *f, struct loc at, unsigned len)
+{
+	/* The last record starting at or before the branch's last byte. */
+	size_t lo = 0, hi = f->nexempts;
+	struct loc last = { at.shndx, at.off + (len ? len - 1 : 0) };
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (loc_cmp(&f->exempts[mid].start, &last) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* A few back: records for one branch and a block may start together. */
+	for (size_t k = lo; k-- > 0 && lo - k <= 4;) {
+		const struct exempt *e = &f->exempts[k];
+		if (e->start.shndx != at.shndx)
+			break;
+		bool one = e->end.off == e->start.off;
+		if (one ? e->start.off >= at.off && e->start.off <= last.off
+			: e->start.off <= at.off && at.off < e->end.off)
+			return e->reason;
+	}
+	return 0;
+}
+
+bool tables_instrumented(const struct audit_file *f, struct loc at)
+{
+	size_t lo = 0, hi = f->nranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (loc_cmp(&f->ranges[mid].start, &at) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Functions do not overlap, but a .cold part's range may start inside
+	 * nothing else: look at the last two. */
+	for (size_t k = lo; k-- > 0 && lo - k <= 2;) {
+		const struct exempt *r = &f->ranges[k];
+		if (r->start.shndx == at.shndx && r->start.off <= at.off && at.off < r->end.off)
+			return true;
+	}
+	return false;
+}

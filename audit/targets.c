@@ -1,0 +1,204 @@
+/* --targets: how many functions each checked call site could reach, i.e.
+ * how many preambles in the file carry the id the site compares with.
+ * Printed as a distribution, written as CSV or JSON, drawn by gnuplot. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit/audit.h"
+#include "audit/targets.h"
+
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = ((const struct preamble *)a)->id, y = ((const struct preamble *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* Preambles with ID: [*first, *first + return). */
+static size_t with_id(const struct audit_file *f, uint32_t id, size_t *first)
+{
+	size_t lo = 0, hi = f->npre;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->pre[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	size_t n = 0;
+	while (lo + n < f->npre && f->pre[lo + n].id == id)
+		n++;
+	return n;
+}
+
+static const struct {
+	const char *label;
+	size_t lo, hi;
+} buckets[] = {
+	{ "0", 0, 0 }, { "1", 1, 1 }, { "2-4", 2, 4 }, { "5-20", 5, 20 },
+	{ "21-100", 21, 100 }, { ">100", 101, (size_t)-1 },
+};
+enum { NBUCKETS = sizeof(buckets) / sizeof(buckets[0]) };
+
+struct id_use {
+	uint32_t id;
+	size_t targets, sites;
+};
+
+static int by_targets(const void *a, const void *b)
+{
+	const struct id_use *x = a, *y = b;
+	if (x->targets != y->targets)
+		return x->targets > y->targets ? -1 : 1;
+	return x->sites > y->sites ? -1 : x->sites < y->sites;
+}
+
+static void csv_quote(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', o);
+		fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
+static void json_string(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(o, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(o, "\\u%04x", c);
+		else
+			fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+static int plot(const char *path, const char *title, const size_t *count, size_t total)
+{
+	const char *dot = strrchr(path, '.');
+	const char *term = dot && !strcmp(dot, ".png") ? "pngcairo size 800,480" : "svg size 800,480";
+	FILE *g = popen("gnuplot 2>&1", "w");
+	if (!g) {
+		audit_error(path, "cannot run gnuplot");
+		return -1;
+	}
+	fprintf(g, "set terminal %s\nset output '%s'\nset style fill solid 0.8\n"
+		"set boxwidth 0.7\nset ylabel 'share of checked call sites (%%)'\n"
+		"set xlabel 'functions whose preamble carries the id the site expects'\n"
+		"set title '%s (%zu checked sites)' noenhanced\nset yrange [0:*]\nset grid y\n"
+		"plot '-' using 0:2:xtic(1) with boxes notitle, '' using 0:2:(sprintf('%%.1f', $2)) "
+		"with labels offset 0,0.8 notitle\n", term, path, title, total);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t b = 0; b < NBUCKETS; b++)
+			fprintf(g, "\"%s\" %.3f\n", buckets[b].label,
+				total ? 100.0 * (double)count[b] / (double)total : 0.0);
+		fprintf(g, "e\n");
+	}
+	int rc = pclose(g);
+	if (rc) {
+		audit_error(path, "gnuplot failed (exit %d); on Debian: apt-get install gnuplot-nox", rc);
+		return -1;
+	}
+	return 0;
+}
+
+int targets_report(struct audit_file *f, const struct targets_opts *o)
+{
+	qsort(f->pre, f->npre, sizeof(*f->pre), by_id);
+	size_t count[NBUCKETS] = { 0 };
+	struct id_use *use = calloc(f->nsites + 1, sizeof(*use));
+	size_t nuse = 0;
+	if (!use) {
+		audit_error(f->path, "out of memory");
+		return -1;
+	}
+	FILE *csv = NULL, *json = NULL;
+	if (o->csv && !(csv = fopen(o->csv, "w"))) {
+		audit_error(o->csv, "cannot write");
+		free(use);
+		return -1;
+	}
+	if (o->json && !(json = fopen(o->json, "w"))) {
+		audit_error(o->json, "cannot write");
+		if (csv)
+			fclose(csv);
+		free(use);
+		return -1;
+	}
+	if (csv)
+		fprintf(csv, "file,section,offset,function,id,targets\n");
+	if (json) {
+		fprintf(json, "{\"file\": ");
+		json_string(json, f->path);
+		fprintf(json, ", \"sites\": [");
+	}
+	for (size_t i = 0; i < f->nsites; i++) {
+		const struct site *s = &f->sites[i];
+		size_t first, n = with_id(f, s->id, &first);
+		for (size_t b = 0; b < NBUCKETS; b++)
+			if (n >= buckets[b].lo && n <= buckets[b].hi)
+				count[b]++;
+		size_t k = 0;
+		while (k < nuse && use[k].id != s->id)
+			k++;
+		if (k == nuse)
+			use[nuse++] = (struct id_use){ s->id, n, 0 };
+		use[k].sites++;
+		size_t fn = audit_func_at(f, s->at);
+		const char *fname = fn == (size_t)-1 ? "?" : f->syms[fn].name;
+		const char *sec = f->secs[s->at.shndx].name;
+		if (csv) {
+			csv_quote(csv, f->path);
+			fputc(',', csv);
+			csv_quote(csv, sec);
+			fprintf(csv, ",0x%llx,", (unsigned long long)s->at.off);
+			csv_quote(csv, fname);
+			fprintf(csv, ",0x%08x,%zu\n", s->id, n);
+		}
+		if (json) {
+			fprintf(json, "%s\n  {\"section\": ", i ? "," : "");
+			json_string(json, sec);
+			fprintf(json, ", \"offset\": %llu, \"function\": ", (unsigned long long)s->at.off);
+			json_string(json, fname);
+			fprintf(json, ", \"id\": \"0x%08x\", \"targets\": %zu}", s->id, n);
+		}
+	}
+	printf("%s: targets per checked call site (%zu sites, %zu preambles):\n", f->path,
+	       f->nsites, f->npre);
+	for (size_t b = 0; b < NBUCKETS; b++)
+		printf("  %-7s %8zu  %5.1f%%\n", buckets[b].label, count[b],
+		       f->nsites ? 100.0 * (double)count[b] / (double)f->nsites : 0.0);
+	if (json) {
+		fprintf(json, "\n], \"distribution\": {");
+		for (size_t b = 0; b < NBUCKETS; b++)
+			fprintf(json, "%s\"%s\": %zu", b ? ", " : "", buckets[b].label, count[b]);
+		fprintf(json, "}}\n");
+	}
+	/* The most permissive ids: kcfi-as records no type names in the
+	 * object, so a function that carries the id stands for the type. */
+	qsort(use, nuse, sizeof(*use), by_targets);
+	printf("%s: most permissive type ids (targets, sites, one function of the type):\n", f->path);
+	for (size_t k = 0; k < nuse && k < o->top; k++) {
+		size_t first, n = with_id(f, use[k].id, &first);
+		printf("  0x%08x %6zu %6zu  %s\n", use[k].id, use[k].targets, use[k].sites,
+		       n ? f->syms[f->pre[first].func].name : "(none in this file)");
+	}
+	int rc = 0;
+	if (csv && fclose(csv))
+		rc = -1;
+	if (json && fclose(json))
+		rc = -1;
+	if (o->plot)
+		rc |= plot(o->plot, f->path, count, f->nsites);
+	free(use);
+	return rc;
+}

@@ -1,0 +1,15 @@
+# tests/audit/: kcfi-audit (audit/) on what kcfi-gcc builds.
+#   verify   x86_64: good output exits 0 with exact counts (object, ld -r,
+#            shared library); each deliberately broken output is named
+#            (check removed, exemption removed, wrong preamble id, trap
+#            entry moved, check before another register), -g source lines
+#   targets  --targets: distribution, CSV, JSON, the gnuplot histogram
+#   cross    aarch64, riscv64 (RVC and not) objects: counts, a removed check
+#   hostile  truncated and bit-flipped ELF: exit 0/1/2, never a crash
+AUDIT_TESTS = \
+	tests/audit/verify.sh \
+	tests/audit/targets.sh \
+	tests/audit/cross.sh \
+	tests/audit/hostile.sh
+TESTS += $(AUDIT_TESTS)
+EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c

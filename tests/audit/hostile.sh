@@ -1,0 +1,62 @@
+#!/bin/sh
+# kcfi-audit on truncated and bit-flipped ELF files (an object and a shared
+# library from kcfi-gcc): every run ends with exit status 0, 1 or 2, never a
+# signal or a sanitizer report (with --enable-sanitizers this runs under
+# ASan/UBSan, exit 86), and exit 2 always comes with "kcfi-audit: FILE:
+# error: ...".  The mutations are pseudo-random but fixed (awk's srand(N)), so
+# a failure repeats; HOSTILE_SEED=N tries others.
+. "$top_srcdir/tests/audit/lib.sh"
+case ${NATIVE_TRIPLE:-} in
+x86_64-*) ;;
+*) skip "x86_64 objects, not ${NATIVE_TRIPLE:-unknown}" ;;
+esac
+[ -f "${KCFI_PLUGIN:-}" ] || skip "the plugin is not built"
+SEED=${HOSTILE_SEED:-17}
+
+"$KCFI_GCC" -fsanitize=kcfi -O2 -g -c -o "$T/prog.o" "$A/prog.c" &&
+	"$KCFI_GCC" -fsanitize=kcfi -O2 -shared -fPIC -nostartfiles -o "$T/lib.so" "$A/prog.c" "$A/target.c" ||
+	{ fail "building the inputs"; finish; }
+
+bad=0 runs=0 errors=0
+# one FILE: run kcfi-audit on a mutated FILE and judge how it ended.
+one() {
+	runs=$((runs + 1))
+	"$AUDIT" "$1" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -gt 2 ] || grep -q 'Sanitizer\|runtime error:' "$T/err"; then
+		bad=$((bad + 1))
+		[ $bad -le 5 ] && { echo "exit $rc on $2:"; head -5 "$T/err"; cp "$1" "$T/../kcfi-audit-crash.$bad" 2>/dev/null; }
+	elif [ $rc -eq 2 ]; then
+		errors=$((errors + 1))
+		grep -q "^kcfi-audit: $1: error: " "$T/err" ||
+			{ bad=$((bad + 1)); echo "exit 2 without a message naming the file ($2):"; head -3 "$T/err"; }
+	fi
+}
+
+for f in prog.o lib.so; do
+	size=$(wc -c < "$T/$f")
+	shoff=$(od -An -tu8 -j 40 -N 8 "$T/$f" | tr -d ' ')
+	# Truncations: every 397th length, and each of the last 16 bytes.
+	n=0
+	while [ $n -lt "$size" ]; do
+		head -c $n "$T/$f" > "$T/m"
+		one "$T/m" "$f truncated to $n bytes"
+		if [ $n -ge $((size - 16)) ]; then n=$((n + 1)); else n=$((n + 397)); fi
+	done
+	# Byte flips: the ELF header, the section headers, anywhere.
+	awk -v seed="$SEED" -v size="$size" -v shoff="$shoff" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < 20; i++) print int(rand() * 64), int(rand() * 256)
+		for (i = 0; i < 50; i++) { p = shoff + int(rand() * (size - shoff)); print p, int(rand() * 256) }
+		for (i = 0; i < 60; i++) print int(rand() * size), int(rand() * 256)
+	}' > "$T/flips"
+	while read -r pos val; do
+		cp "$T/$f" "$T/m"
+		printf "$(printf '\\%03o' "$val")" | dd of="$T/m" bs=1 seek="$pos" conv=notrunc 2>/dev/null
+		one "$T/m" "$f with byte $pos set to $val"
+	done < "$T/flips"
+done
+echo "$runs runs, $errors refused with a message"
+check "no crash, no sanitizer report, every refusal names its file ($runs runs)" [ $bad -eq 0 ]
+check "the mutations do reach the error paths" [ $errors -gt 20 ]
+finish

@@ -1,0 +1,31 @@
+# Helpers for the kcfi-audit tests (tests/audit/*.sh).  Sourced.
+. "$top_srcdir/tests/lib.sh"
+A=$top_srcdir/tests/audit
+AUDIT=$top_builddir/kcfi-audit
+LC_ALL=C
+export LC_ALL
+[ -x "$AUDIT" ] || skip "kcfi-audit is not built"
+
+# rewritten CC NAME SRC [FLAGS...]: $T/NAME.s (annotated, kcfi-gcc -S) and
+# $T/NAME.k.s (what kcfi-as makes of it): the text the broken variants edit.
+rewritten() {
+	rw_cc=$1 rw_n=$2 rw_src=$3
+	shift 3
+	"$rw_cc" -fsanitize=kcfi "$@" -S -o "$T/$rw_n.s" "$rw_src" &&
+		"$KCFI_AS" --kcfi-no-assemble --kcfi-save="$T/$rw_n.k.s" "$T/$rw_n.s"
+}
+
+# audited FILE WANT-STATUS: kcfi-audit FILE into FILE.audit, with that exit status.
+audited() {
+	"$AUDIT" "$1" >"$1.audit" 2>&1
+	au_rc=$?
+	[ "$au_rc" -eq "$2" ] || { echo "exit status $au_rc, want $2:"; cat "$1.audit"; return 1; }
+}
+
+# has_line FILE LINE: FILE.audit holds exactly LINE.
+has_line() { grep -qxF -- "$2" "$1.audit" || { echo "no line: $2"; cat "$1.audit"; false; }; }
+# findings FILE: how many finding lines FILE.audit holds.
+findings() { grep -c "^$1: [^ ]*+0x[0-9a-f]* <" "$1.audit" || true; }
+
+# hex OFFSET -> 0x..., as kcfi-audit prints it
+hex() { printf '0x%x' "$((0x$1))"; }

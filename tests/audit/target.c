@@ -1,0 +1,2 @@
+/* Defines the function prog.c takes the address of without defining it. */
+int ext_target(int x) { return x - 1; }

@@ -1,0 +1,139 @@
+#!/bin/sh
+# kcfi-audit on x86_64 code from kcfi-gcc: exit 0 with exact counts on good
+# output (object, ld -r, shared library); then deliberately broken outputs,
+# each named by its exact finding: a check removed by hand from the
+# rewritten assembly, a .debug_kcfi_exempt record removed, a preamble with the
+# wrong id, a .kcfi_traps entry pointing beside its ud2, a check guarding
+# another register.  Offsets come from objdump and nm, not from kcfi-audit.
+. "$top_srcdir/tests/audit/lib.sh"
+case ${NATIVE_TRIPLE:-} in
+x86_64-*) ;;
+*) skip "x86_64 code, not ${NATIVE_TRIPLE:-unknown}" ;;
+esac
+[ -f "${KCFI_PLUGIN:-}" ] || skip "the plugin is not built"
+OBJDUMP=${OBJDUMP:-objdump}
+
+# The address (hex, no 0x) of the first instruction matching PATTERN in
+# function FN of FILE's disassembly.
+insn_in() {
+	"$OBJDUMP" -d --no-show-raw-insn "$1" |
+		awk -v fn="<$2>:" -v pat="$3" '$2 == fn { on = 1; next } /^$/ { on = 0 }
+			on && $0 ~ pat { sub(":", "", $1); print $1; exit }'
+}
+
+rewritten "$KCFI_GCC" prog "$A/prog.c" -O2 || { fail "kcfi-gcc/kcfi-as on prog.c"; finish; }
+rewritten "$KCFI_GCC" target "$A/target.c" -O2 || { fail "kcfi-gcc/kcfi-as on target.c"; finish; }
+as -o "$T/prog.o" "$T/prog.k.s" && as -o "$T/target.o" "$T/target.k.s" ||
+	{ fail "assembling the rewritten text"; finish; }
+
+# -- good output ------------------------------------------------------------
+GOOD="2 checked, 3 exempt (inline-asm 1, no-sanitize 1, jump-table 1), 0 unchecked, 0 outside instrumented code"
+check "prog.o: exit 0, the counts of prog.c" sh -c \
+	". '$A/lib.sh'; audited '$T/prog.o' 0 && has_line '$T/prog.o' \
+	 '$T/prog.o: x86_64: $GOOD, 10 instrumented functions, 9 preambles, 2 traps, 0 findings'"
+check "prog.o: the same through kcfi-gcc -c (kcfi-as runs as the assembler)" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -O2 -c -o '$T/prog-c.o' '$A/prog.c' && . '$A/lib.sh' &&
+	 audited '$T/prog-c.o' 0 && has_line '$T/prog-c.o' \
+	 '$T/prog-c.o: x86_64: $GOOD, 10 instrumented functions, 9 preambles, 2 traps, 0 findings'"
+check "with -gz (the record compressed like the DWARF): the same counts" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -O2 -g -gz -c -o '$T/prog-gz.o' '$A/prog.c' && . '$A/lib.sh' &&
+	 audited '$T/prog-gz.o' 0 && has_line '$T/prog-gz.o' \
+	 '$T/prog-gz.o: x86_64: $GOOD, 10 instrumented functions, 9 preambles, 2 traps, 0 findings'"
+ld -r -o "$T/both.o" "$T/prog.o" "$T/target.o"
+check "ld -r of prog.o and target.o: exit 0, ten preambles" sh -c \
+	". '$A/lib.sh'; audited '$T/both.o' 0 && has_line '$T/both.o' \
+	 '$T/both.o: x86_64: $GOOD, 11 instrumented functions, 10 preambles, 2 traps, 0 findings'"
+"$KCFI_GCC" -fsanitize=kcfi -O2 -shared -fPIC -nostartfiles -o "$T/lib.so" "$A/prog.c" "$A/target.c"
+check "a shared library (no start files): exit 0, the same counts" sh -c \
+	". '$A/lib.sh'; audited '$T/lib.so' 0 && has_line '$T/lib.so' \
+	 '$T/lib.so: x86_64: $GOOD, 11 instrumented functions, 10 preambles, 2 traps, 0 findings'"
+check "an object built without -fsanitize=kcfi: its calls are named, as outside instrumented code" sh -c \
+	"gcc -O2 -c -o '$T/plain.o' '$A/prog.c' && . '$A/lib.sh' && audited '$T/plain.o' 1 &&
+	 grep -q '<apply>: indirect call .* outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\$' '$T/plain.o.audit' &&
+	 grep -q ': 0 checked, 0 exempt (), 0 unchecked, 5 outside instrumented code, 0 instrumented functions, ' '$T/plain.o.audit'"
+# A hand-written function in the same object: outside, the C code checked.
+cat "$T/prog.k.s" > "$T/mixed.s"
+printf '\t.text\n\t.globl\thand\n\t.type\thand, @function\nhand:\n\tjmp\t*%%rdi\n\t.size\thand, 2\n' >> "$T/mixed.s"
+as -o "$T/mixed.o" "$T/mixed.s"
+hand=$(nm "$T/mixed.o" | awk '$3 == "hand" { print $1 }')
+check "hand-written assembly next to C: named as outside, the rest holds" sh -c \
+	". '$A/lib.sh'; audited '$T/mixed.o' 1 && has_line '$T/mixed.o' \
+	 \"$T/mixed.o: .text+$(hex "$hand") <hand>: indirect jump 'jmp rdi' outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\" &&
+	 grep -q ': 2 checked, 3 exempt (inline-asm 1, no-sanitize 1, jump-table 1), 0 unchecked, 1 outside instrumented code, 10 instrumented functions, ' '$T/mixed.o.audit'"
+
+# -- a check removed by hand ------------------------------------------------
+# apply's check: the four instructions from its movl to its ud2 (labels and
+# the .kcfi_traps entry stay, so that entry now names the call).
+awk '/^\tmovl\t\$[0-9]+, %r10d$/ && !done { skip = 1 }
+     skip && /^\tud2$/ { skip = 0; done = 1; next }
+     skip && /^\t/ { next } { print }' "$T/prog.k.s" > "$T/nocheck.s"
+as -o "$T/nocheck.o" "$T/nocheck.s"
+call=$(insn_in "$T/nocheck.o" apply 'call +\\*%r11')
+check "check removed: the bare call is named, exit 1" sh -c \
+	". '$A/lib.sh'; audited '$T/nocheck.o' 1 && has_line '$T/nocheck.o' \
+	 \"$T/nocheck.o: .text+$(hex "$call") <apply>: indirect call 'call r11' without a KCFI check\""
+check "check removed: its orphaned .kcfi_traps entry is named" has_line "$T/nocheck.o" \
+	"$T/nocheck.o: .text+$(hex "$call") <apply>: a .kcfi_traps entry points here, at no ud2"
+check "check removed: one unchecked, two findings" sh -c \
+	"grep -q ': 1 checked, .*, 1 unchecked, .*, 2 findings\$' '$T/nocheck.o.audit' &&
+	 [ \$(. '$A/lib.sh'; findings '$T/nocheck.o') -eq 2 ]"
+
+# -- with -g: the finding names the source line -----------------------------
+rewritten "$KCFI_GCC" progg "$A/prog.c" -O2 -g
+awk '/^\tmovl\t\$[0-9]+, %r10d$/ && !done { skip = 1 }
+     skip && /^\tud2$/ { skip = 0; done = 1; next }
+     skip && /^\t/ { next } { print }' "$T/progg.k.s" > "$T/nocheckg.s"
+as -o "$T/nocheckg.o" "$T/nocheckg.s"
+callg=$(insn_in "$T/nocheckg.o" apply 'call +\\*%r11')
+line=$(grep -n 'return f(x) + 3;' "$A/prog.c" | cut -d: -f1)
+check "check removed, -g: the finding has prog.c's line" sh -c \
+	". '$A/lib.sh'; audited '$T/nocheckg.o' 1 && grep -qxE \
+	 \"$T/nocheckg.o: \\.text\\+$(hex "$callg") <apply> \\(.*prog\\.c:$line\\): indirect call 'call r11' without a KCFI check\" '$T/nocheckg.o.audit'"
+
+# -- an exemption record removed --------------------------------------------
+grep -v '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2$' "$T/prog.k.s" > "$T/noexempt.s"
+as -o "$T/noexempt.o" "$T/noexempt.s"
+rawcall=$(insn_in "$T/noexempt.o" raw 'call +\\*%')
+check "no_sanitize record removed: raw's call is named" sh -c \
+	". '$A/lib.sh'; audited '$T/noexempt.o' 1 && grep -qxE \
+	 \"$T/noexempt.o: \\.text\\+$(hex "$rawcall") <raw>: indirect call 'call r[a-z0-9]+' without a KCFI check\" '$T/noexempt.o.audit'"
+check "no_sanitize record removed: exempt 2 (inline-asm, jump-table), 1 unchecked" \
+	grep -q ': 2 checked, 2 exempt (inline-asm 1, jump-table 1), 1 unchecked, ' "$T/noexempt.o.audit"
+
+# -- a preamble with the wrong id --------------------------------------------
+# target.c's preamble says ext_target is void (void); prog.c's
+# __kcfi_typeid_ext_target says int (int).
+VV=$(printf '%u' "$(fnv1a _ZTSFvvE)") II=$(fnv1a _ZTSFiiE)
+sed "s/^	movl	\\\$$(printf '%u' "$II"), %eax\$/	movl	\$$VV, %eax/" "$T/target.k.s" > "$T/badid.s"
+check "wrong id: the edit took" sh -c "! cmp -s '$T/target.k.s' '$T/badid.s'"
+as -o "$T/badid.o" "$T/badid.s" && ld -r -o "$T/badid-both.o" "$T/prog.o" "$T/badid.o"
+ext=$(nm "$T/badid-both.o" | awk '$3 == "ext_target" { print $1 }')
+check "wrong id: ext_target's preamble is named against __kcfi_typeid_ext_target" sh -c \
+	". '$A/lib.sh'; audited '$T/badid-both.o' 1 && has_line '$T/badid-both.o' \
+	 '$T/badid-both.o: .text+$(hex "$ext") <ext_target>: preamble id $(fnv1a _ZTSFvvE) differs from __kcfi_typeid_ext_target = $II'"
+
+# -- a .kcfi_traps entry beside its trap -------------------------------------
+sed 's/^	\.long	\.Lkcfi1_trap-\.Lkcfi1_entry$/	.long	.Lkcfi1_trap-.Lkcfi1_entry-2/' "$T/prog.k.s" > "$T/badtrap.s"
+as -o "$T/badtrap.o" "$T/badtrap.s"
+ud2=$(insn_in "$T/badtrap.o" run 'ud2')
+jmp=$(insn_in "$T/badtrap.o" run 'jmp +\\*%r11')
+check "trap entry moved: the place it names is no ud2" sh -c \
+	". '$A/lib.sh'; audited '$T/badtrap.o' 1 && has_line '$T/badtrap.o' \
+	 '$T/badtrap.o: .text+$(hex "$(printf '%x' $((0x$ud2 - 2)))") <run>: a .kcfi_traps entry points here, at no ud2'"
+check "trap entry moved: run's check has its ud2 unlisted" has_line "$T/badtrap.o" \
+	"$T/badtrap.o: .text+$(hex "$jmp") <run>: the ud2 of its KCFI check (.text+$(hex "$ud2")) is not listed in .kcfi_traps"
+
+# -- a check guarding another register ---------------------------------------
+sed 's/^	jmp	\*%r11$/	jmp	*%rdi/' "$T/prog.k.s" > "$T/badreg.s"
+as -o "$T/badreg.o" "$T/badreg.s"
+jrdi=$(insn_in "$T/badreg.o" run 'jmp +\\*%rdi')
+check "check before a branch through another register: named" sh -c \
+	". '$A/lib.sh'; audited '$T/badreg.o' 1 && has_line '$T/badreg.o' \
+	 \"$T/badreg.o: .text+$(hex "$jrdi") <run>: indirect jump 'jmp rdi': the KCFI check in front of it tests %r11, but the branch does not go through %r11\""
+
+# -- usage and unreadable files ----------------------------------------------
+check "no such file: exit 2, the message names it" sh -c \
+	"'$AUDIT' '$T/none.o' 2>'$T/none.err'; [ \$? -eq 2 ] && grep -q '^kcfi-audit: $T/none.o: error: ' '$T/none.err'"
+check "not ELF: exit 2, the message names it" sh -c \
+	"'$AUDIT' '$A/prog.c' 2>'$T/text.err'; [ \$? -eq 2 ] && grep -qx 'kcfi-audit: $A/prog.c: error: not an ELF file' '$T/text.err'"
+finish
