@@ -210,10 +210,10 @@ static void a64_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 /* BTI C, then through the GOT entry &NAME would have read (see the x86_64
  * stub for why not the PLT); x16 is the register BTI lets br reach a
  * "bti c" through, and free at a call. */
-static void a64_emit_stub_jump(struct emitter *e, const char *target)
+static void a64_emit_stub_jump(struct emitter *e, const char *target, const char *label)
 {
 	emit(e, "\thint\t34\n\tadrp\tx16, :got:%s\n\tldr\tx16, [x16, :got_lo12:%s]\n"
-	     "\tbr\tx16\n", target, target);
+	     "%s:\n\tbr\tx16\n", target, target, label);
 }
 
 /* GCC marks the blr of a TLS descriptor call with .tlsdesccall, between

@@ -822,9 +822,9 @@ static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
  * the GOT entry that &NAME would have read without the stub, not the PLT:
  * an IFUNC resolver may call the stub while the dynamic linker is still
  * relocating, before any PLT slot is bound (binutils' pr18841). */
-static void x86_emit_stub_jump(struct emitter *e, const char *target)
+static void x86_emit_stub_jump(struct emitter *e, const char *target, const char *label)
 {
-	emit(e, "\tendbr64\n\tjmp\t*%s@GOTPCREL(%%rip)\n", target);
+	emit(e, "\tendbr64\n%s:\n\tjmp\t*%s@GOTPCREL(%%rip)\n", label, target);
 }
 
 static bool x86_serves(const char *arch, size_t len, unsigned ptr_bits)

@@ -118,8 +118,9 @@ struct kcfi_arch {
 	void (*emit_entry)(struct emitter *e, const struct kcfi_entry *f);
 	/* The body of an extern stub (doc/extern-stubs.md): whatever an
 	 * indirect branch may land on first, then a jump to TARGET, a symbol
-	 * (quoted if it must be) that may live in a shared library. */
-	void (*emit_stub_jump)(struct emitter *e, const char *target);
+	 * (quoted if it must be) that may live in a shared library, with the
+	 * label LABEL on the jump itself (its .debug_kcfi_exempt record). */
+	void (*emit_stub_jump)(struct emitter *e, const char *target, const char *label);
 	/* Optional: set up O->isa for a new TU from O->march. */
 	void (*tu_start)(struct kcfi_arch_opts *o);
 	/* Optional: a directive (NAME without its dot) that may change how the

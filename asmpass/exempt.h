@@ -30,6 +30,8 @@ enum kcfi_exempt_reason {
 	KCFI_EXEMPT_UNPROTOTYPED = 4,	/* a call through T (*)(), as Clang */
 	KCFI_EXEMPT_DIRECT = 5,		/* .kcfi_call_direct, -pg's GOT call: a known function */
 	KCFI_EXEMPT_TRAMPOLINE = 6,	/* GCC's nested-function trampoline template */
+	KCFI_EXEMPT_EXTERN_STUB = 7,	/* an extern stub's jump to its function, whose
+					   type the stub's own preamble vouches for */
 	KCFI_EXEMPT_REASONS,		/* one past the last */
 	/* Not an exemption: START..END is a function kcfi-as instrumented
 	 * (its label to its ".size NAME, .-NAME"). */
@@ -46,6 +48,7 @@ static inline const char *kcfi_exempt_reason_name(unsigned long long r)
 		[KCFI_EXEMPT_UNPROTOTYPED] = "unprototyped",
 		[KCFI_EXEMPT_DIRECT] = "direct",
 		[KCFI_EXEMPT_TRAMPOLINE] = "trampoline",
+		[KCFI_EXEMPT_EXTERN_STUB] = "extern-stub",
 	};
 	return r > 0 && r < KCFI_EXEMPT_REASONS ? names[r] : 0;
 }

@@ -518,7 +518,12 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 		emit(&em, "\t.cfi_startproc\n");
 	char target[512];
 	snprintf(target, sizeof(target), "%.*s", (int)d->name.n, d->name.p);
-	t->arch->emit_stub_jump(&em, target);
+	unsigned jump = t->exempt_serial++;
+	char label[32];
+	snprintf(label, sizeof(label), ".Lkcfi_exempt%u", jump);
+	t->arch->emit_stub_jump(&em, target, label);
+	exempt_record(t, jump, jump, KCFI_EXEMPT_EXTERN_STUB);
+	t->stats.exempt_records++;
 	if (t->cfi)
 		emit(&em, "\t.cfi_endproc\n");
 	emit(&em, "\t.size\t%s, .-%s\n\t.popsection\n", stub, stub);

@@ -70,7 +70,7 @@ struct exempt {
 
 /* Reasons beyond kcfi-as's (asmpass/exempt.h): classifications of the
  * audit itself, documented in doc/kcfi-audit.md. */
-enum { AUDIT_EXEMPT_PLT = 7, MAX_REASON = 16 };
+enum { AUDIT_EXEMPT_PLT = 8, MAX_REASON = 16 };
 const char *audit_reason_name(unsigned r);
 
 struct counts {

@@ -223,6 +223,13 @@ for z in lazy now; do
 	fi
 done
 
+# kcfi-audit counts each stub's jump as exempt for what the record says,
+# not as an unchecked branch.
+if [ -x "$top_builddir/kcfi-audit" ] && stubs -O2 -c -o "$T/audited.o" "$RUN"; then
+	check "kcfi-audit: every stub's jump is exempt (extern-stub), none unchecked" sh -c \
+		"'$top_builddir/kcfi-audit' '$T/audited.o' | tail -n 1 | grep -E ' [1-9][0-9]* exempt \\(extern-stub [1-9][0-9]*\\), 0 unchecked, 0 outside'"
+fi
+
 # What the mode cannot honour is refused.
 refused() {	# MESSAGE-PATTERN ARGS...
 	pat=$1; shift
