@@ -29,18 +29,9 @@ static char *dup_slice(struct slice s)
 
 static struct slice trimmed(const char *p, size_t n)
 {
-	while (n && (*p == ' ' || *p == '\t')) {
-		p++;
-		n--;
-	}
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	return (struct slice){ p, n };
-}
-
-static bool same(const char *s, struct slice x)
-{
-	return strlen(s) == x.n && !memcmp(s, x.p, x.n);
+	struct slice s = { p, n };
+	slice_trim(&s);
+	return s;
 }
 
 void symver_note(struct symver_table *st, struct slice args)
@@ -73,7 +64,7 @@ void symver_note(struct symver_table *st, struct slice args)
 void symver_defined(struct symver_table *st, struct slice local, uint32_t id)
 {
 	for (size_t i = 0; i < st->n; i++)
-		if (same(st->v[i].local, local)) {
+		if (slice_eq(local, st->v[i].local)) {
 			st->v[i].defined = true;
 			st->v[i].id = id;
 		}
@@ -82,7 +73,7 @@ void symver_defined(struct symver_table *st, struct slice local, uint32_t id)
 const char *symver_local_for(const struct symver_table *st, struct slice name, uint32_t id)
 {
 	for (size_t i = st->n; i-- > 0;)
-		if (st->v[i].defined && st->v[i].id == id && same(st->v[i].name, name))
+		if (st->v[i].defined && st->v[i].id == id && slice_eq(name, st->v[i].name))
 			return st->v[i].local;
 	return NULL;
 }

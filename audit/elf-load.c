@@ -305,19 +305,29 @@ bool audit_reloc_loc(const struct audit_file *f, const struct reloc *r, int64_t 
 	return true;
 }
 
+/* How many of S's functions (sorted by start) start before OFF, or at it
+ * too when AT_TOO: the index of the first one after. */
+static size_t funcs_before(const struct audit_file *f, const struct section *s, uint64_t off,
+			   bool at_too)
+{
+	size_t lo = 0, hi = s->nfuncs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t v = f->syms[s->funcs[mid]].value;
+		if (v < off || (at_too && v == off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t audit_func_at(const struct audit_file *f, struct loc at)
 {
 	if (at.shndx >= f->nsecs)
 		return (size_t)-1;
 	const struct section *s = &f->secs[at.shndx];
-	size_t lo = 0, hi = s->nfuncs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->syms[s->funcs[mid]].value <= at.off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = funcs_before(f, s, at.off, true);
 	if (lo == 0)
 		return (size_t)-1;
 	/* The last function starting at or before AT; among aliases, one
@@ -337,14 +347,7 @@ size_t audit_func_starting(const struct audit_file *f, struct loc at)
 	if (at.shndx >= f->nsecs)
 		return (size_t)-1;
 	const struct section *s = &f->secs[at.shndx];
-	size_t lo = 0, hi = s->nfuncs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->syms[s->funcs[mid]].value < at.off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = funcs_before(f, s, at.off, false);
 	/* Among aliases, the one that is not a __cfi_ symbol. */
 	for (; lo < s->nfuncs && f->syms[s->funcs[lo]].value == at.off; lo++)
 		if (strncmp(f->syms[s->funcs[lo]].name, "__cfi_", 6))
