@@ -332,6 +332,7 @@ static const char *dir_name(enum kcfi_dir k)
 		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
 		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
 		[KD_TYPEINFO] = ".kcfi_typeinfo", [KD_RESERVED] = ".kcfi_reserved",
+		[KD_STUB_ALIAS] = ".kcfi_stub_alias",
 	};
 	return names[k];
 }
@@ -680,6 +681,11 @@ static int kcfi_line(struct tu *t, const char *p, size_t n)
 		break;
 	case KD_RESERVED:
 		rc = on_reserved(t, &d);
+		break;
+	case KD_STUB_ALIAS:
+		/* A public alias the unit defines: as for its functions. */
+		emit_stub_alias(t, d.name, d.name, d.weak ? ".weak" : ".globl");
+		rc = 1;
 		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)

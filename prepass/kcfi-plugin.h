@@ -74,6 +74,7 @@ unsigned kcfi_intern (const char *text);
 void kcfi_define_type (unsigned id);
 void kcfi_write_func (tree decl, unsigned id, bool stub_alias);	/* .kcfi_func */
 void kcfi_write_extern (tree decl, unsigned id, const char *stub_target);
+void kcfi_write_stub_alias (tree decl);	/* .kcfi_stub_alias */
 						/* .kcfi_extern */
 void kcfi_prefetch_symbol (tree decl, unsigned step);
 void kcfi_write_reserved (const char *reg, const char *kind, const char *why);

@@ -298,6 +298,26 @@ write_externs (void)
     }
 }
 
+/* Under -fsanitize-kcfi-extern-stubs, a public alias the unit defines is
+   one of the program's functions like those it defines with a body: units
+   that only declare it must meet it, not a stub of their own.  An IFUNC
+   is not: its address is the resolver's choice, which a stub reaches
+   through the GOT as for a function of libc (doc/extern-stubs.md).
+   Weakrefs and transparent aliases name other symbols, not new ones.  */
+static void
+write_stub_aliases (void)
+{
+  if (!kcfi_extern_stubs)
+    return;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (node->alias && node->definition && !node->weakref
+	&& !node->transparent_alias && !node->ifunc_resolver
+	&& !node->in_other_partition && TREE_PUBLIC (node->decl)
+	&& !DECL_EXTERNAL (node->decl))
+      kcfi_write_stub_alias (node->decl);
+}
+
 /* A fat LTO object's IR is written by now, as it would be in a slim one:
    the code generator at link time stubs what no unit defines.  The code
    cc1 goes on to write for links without LTO gets its stubs here, after the
@@ -316,6 +336,7 @@ finish_unit (void *, void *)
     return;
   double start = stats ? thread_cpu_ms () : 0;
   write_externs ();
+  write_stub_aliases ();
   kcfi_emit_typeinfo ();
   if (stats)
     {
