@@ -122,6 +122,7 @@ void kcfi_wrap_typeinfo_diagnostics (void);
 
 /* The passes; plugin.cc wraps and places them.  */
 unsigned kcfi_tag_calls (function *);		/* gimple-passes.cc */
+void kcfi_tag_unmarked_bodies (void);
 unsigned kcfi_summarize_calls (function *);
 unsigned kcfi_guard_tail_merge (function *);
 unsigned kcfi_mark_calls (function *);		/* rtl-passes.cc */

@@ -206,7 +206,10 @@ all_ipa_passes_start (void *, void *)
       if (follow_lto)
 	follow_marks ();
       if (kcfi_active)
-	kcfi_rename_extern_stubs ();
+	{
+	  kcfi_tag_unmarked_bodies ();
+	  kcfi_rename_extern_stubs ();
+	}
       return;
     }
   double start = stats ? thread_cpu_ms () : 0;
@@ -286,6 +289,9 @@ write_externs (void)
 	  || fndecl_built_in_p (decl, BUILT_IN_MD))
 	continue;
       kcfi_text *type = kcfi_function_type (decl);
+      /* Under LTO, only units compiled without KCFI took its address.  */
+      if (!type && in_lto_p)
+	continue;
       if (!type)
 	{
 	  error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
