@@ -11,7 +11,7 @@ export LC_ALL
 
 # usable TRIPLE [norun]: its driver, cross binutils and (unless norun)
 # qemu-user and sysroot are here; says why not otherwise.
-qemu_of() { case $1 in aarch64-*) echo qemu-aarch64 ;; riscv64-*) echo qemu-riscv64 ;; *) echo none ;; esac; }
+qemu_of() { case $1 in aarch64-*) echo qemu-aarch64 ;; riscv64-*) echo qemu-riscv64 ;; arm-*) echo qemu-arm ;; *) echo none ;; esac; }
 usable() {
 	[ -x "$top_builddir/$1-kcfi-gcc" ] || { echo "SKIP $1: configure found no plugin for $1-gcc"; return 1; }
 	command -v "$1-objdump" >/dev/null || { echo "SKIP $1: no $1-objdump"; return 1; }
@@ -91,7 +91,7 @@ trapped() {
 	[ -z "$_want_target" ] || [ "$_target" = "$_want_target" ] ||
 		{ echo "target $_target, want $_want_target"; return 1; }
 	case $_t in
-	aarch64-*)
+	aarch64-*|arm-*)
 		equal "$_want" "$(report_field type "$T/out")" "expected type" || return 1 ;;
 	riscv64-*)
 		case $_by in
