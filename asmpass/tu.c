@@ -1201,7 +1201,11 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		t->call_prefix.len = 0;
 		return r;
 	}
-	if (t->call.active && lenient(&t->call) && !insn_is_branch(b.cls))
+	/* A jump table's bounds check may sit inside its pattern, before the
+	 * table jump: arm Thumb-2 casesi is "cmp; bhi .Ldefault; tbb".  A
+	 * direct jump is no branch .kcfi_branch_nocall could mean. */
+	if (t->call.active && lenient(&t->call) &&
+	    (!insn_is_branch(b.cls) || (t->call.kind == KD_BRANCH_NOCALL && b.cls == INSN_JUMP)))
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
