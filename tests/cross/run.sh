@@ -4,6 +4,7 @@
 # would merge) at each optimisation level and with patchable prefixes, and
 # the same under LTO.  Every trap is decoded as Linux 6.12 would.
 . "$top_srcdir/tests/cross/lib.sh"
+CROSS_ARCHES="aarch64 riscv64 arm"
 pick_triples
 
 # build TRIPLE NAME FLAGS...: units + trap reporter -> $T/NAME (non-PIE, so
