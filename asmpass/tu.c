@@ -1150,6 +1150,14 @@ static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *
 	if (!ok && (b->cls == INSN_CALL || b->cls == INSN_JUMP) && t->arch->seq_begin &&
 	    t->arch->seq_begin(b, s->text.p, s->text.n))
 		return begin_seq(t, &c, s, line, n);
+	/* A jump table's bounds check may sit inside its pattern, before the
+	 * table jump: arm Thumb-2 casesi is "cmp; bhi .Ldefault; tbb".  A
+	 * direct jump that begins no sequence is no branch .kcfi_branch_nocall
+	 * could mean: passed over like the cmp. */
+	if (!ok && c.kind == KD_BRANCH_NOCALL && b->cls == INSN_JUMP) {
+		t->call = c;
+		return on_lenient(t, s);
+	}
 	if (!ok)
 		return wrong_kind(t, &c, s->text, b->cls);
 	bool checked = c.kind == KD_CALL && !typetab_get(&t->types, c.id)->unprototyped;
@@ -1201,11 +1209,7 @@ static int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		t->call_prefix.len = 0;
 		return r;
 	}
-	/* A jump table's bounds check may sit inside its pattern, before the
-	 * table jump: arm Thumb-2 casesi is "cmp; bhi .Ldefault; tbb".  A
-	 * direct jump is no branch .kcfi_branch_nocall could mean. */
-	if (t->call.active && lenient(&t->call) &&
-	    (!insn_is_branch(b.cls) || (t->call.kind == KD_BRANCH_NOCALL && b.cls == INSN_JUMP)))
+	if (t->call.active && lenient(&t->call) && !insn_is_branch(b.cls))
 		return on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
