@@ -127,9 +127,9 @@ static enum insn_class arm_classify(const char *s, size_t len, struct kcfi_branc
 			r = arm_gpr(b->reg, strlen(b->reg));
 		if (!call && r == ARM_LR)
 			return b->cls = INSN_OTHER;	/* bx lr: a return */
-		if (!call && r < 0 && !strcmp(b->reg, "pc"))
-			b->refuse = "bx pc switches state within the function; KCFI checks "
-				    "only branches through r0-r12";
+		if (r < 0 && (!strcmp(b->reg, "pc") || !strcmp(b->reg, "r15")))
+			b->refuse = "a branch through pc stays within the function (bx pc "
+				    "switches state); KCFI checks only branches through r0-r12";
 		else if (r < 0 && call)
 			/* blx to a label: a direct, state-switching call */
 			return b->cls = INSN_CALL;
