@@ -337,6 +337,24 @@ f:
 	${sp%%|*}
 END
 		done
+		check "$t: a 16-aligned function keeps its alignment, its id right below it" as_ok "$t" align16 <<END
+$ARM
+$TY
+	.syntax unified
+	.text
+	nop
+	.kcfi_func f, 1
+	.align	4
+	.global	f
+	.type	f, %function
+f:
+	bx	lr
+END
+		# GCC's .align 4 puts the padding at 16, the id at 28, f at 32
+		check "$t: ... f at 32, the word of void (int) at 28" sh -c \
+			"'$t-nm' '$T/align16.o' | grep -q '^00000020 T f\$' &&
+			 [ \"\$('$t-objdump' -s -j .text '$T/align16.o' | awk '\$1 == \"0010\" { print \$5 }')\" = \
+			   \"\$(printf %08x $(fnv1a _ZTSFviE) | sed 's/\\(..\\)\\(..\\)\\(..\\)\\(..\\)/\\4\\3\\2\\1/')\" ]"
 		check "$t: a short reservation is refused" as_refuses "$t" short "needs 10" <<END
 $ARM
 $TY
