@@ -11,6 +11,7 @@ static const struct kcfi_arch *const backends[] = {
 	&arch_x86_64,
 	&arch_aarch64,
 	&arch_riscv64,
+	&arch_arm,
 };
 
 const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits)

@@ -160,6 +160,13 @@ struct kcfi_arch {
 	 * could encode an instruction of its own must not. */
 	bool (*lenient_directive)(const char *name, size_t name_len,
 				  const char *args, size_t args_len);
+	/* Optional: does the directive NAME ARGS (NAME without its dot) only
+	 * restate how the assembler reads what follows, emitting nothing (arm:
+	 * GCC prints ".thumb" or ".arm" and ".syntax unified" after every asm
+	 * text, the plugin's directives included)?  It may then stand between
+	 * any call-site directive and its branch; observe() sees it first. */
+	bool (*state_directive)(const char *name, size_t name_len,
+				const char *args, size_t args_len);
 	/* Optional: is LINE (a whole input line) a call of a named function that
 	 * the compiler prints by itself, outside any insn the plugin sees, in
 	 * the form of an indirect call (x86 -pg in PIC code)?  It passes
@@ -192,5 +199,6 @@ const struct kcfi_arch *arch_nth(size_t i);
 extern const struct kcfi_arch arch_x86_64;
 extern const struct kcfi_arch arch_aarch64;
 extern const struct kcfi_arch arch_riscv64;
+extern const struct kcfi_arch arch_arm;
 
 #endif

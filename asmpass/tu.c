@@ -195,11 +195,23 @@ static void resync(struct tu *t, unsigned long n)
 
 /* ---- .debug_kcfi_exempt (asmpass/exempt.h) ---------------------------------- */
 
+/* One record: START (text), .Lkcfi_exemptEND, R.  A 32-bit target has no
+ * 64-bit absolute relocation (arm: .quad of a symbol does not assemble), so
+ * there each word is the 32-bit value and a zero upper half. */
+static void exempt_words(struct tu *t, struct slice start, unsigned end, unsigned r)
+{
+	const char *w = t->type_opts.model.ptr_bits == 32 ? "word" : "quad";
+	const char *hi = t->type_opts.model.ptr_bits == 32 ? ", 0" : "";
+	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		    "\t.balign\t8\n\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",
+		    w, (int)start.n, start.p, hi, end, hi, r, hi);
+}
+
 static void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
 {
-	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		    "\t.balign\t8\n\t.quad\t.Lkcfi_exempt%u, .Lkcfi_exempt%u, %u\n\t.popsection\n",
-		    start, end, (unsigned)r);
+	char label[32];
+	int n = snprintf(label, sizeof(label), ".Lkcfi_exempt%u", start);
+	exempt_words(t, (struct slice){ label, (size_t)n }, end, (unsigned)r);
 }
 
 /* A label right before the branch on the next line, and its record: the
@@ -231,9 +243,8 @@ static void function_range(struct tu *t, struct slice args)
 	    memcmp(rest.p + 2, name.p, name.n))
 		return;
 	unsigned n = t->exempt_serial++;
-	sink_printf(t->out, ".Lkcfi_exempt%u:\n\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		    "\t.balign\t8\n\t.quad\t%.*s, .Lkcfi_exempt%u, %u\n\t.popsection\n",
-		    n, (int)name.n, name.p, n, (unsigned)KCFI_RANGE_INSTRUMENTED);
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
+	exempt_words(t, name, n, KCFI_RANGE_INSTRUMENTED);
 	resync(t, t->loc.line);
 }
 
@@ -833,7 +844,9 @@ static int on_lenient(struct tu *t, const struct stmt *s)
 
 static int on_directive(struct tu *t, struct stmt *s)
 {
-	if (t->call.active && !is_debug_directive(s->name)) {
+	if (t->call.active && !is_debug_directive(s->name) &&
+	    !(t->arch->state_directive &&
+	      t->arch->state_directive(s->name.p, s->name.n, s->args.p, s->args.n))) {
 		/* Directives GCC prints inside a call pattern, as the backend
 		 * knows them (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall).
 		 * Other data could be an instruction of its own. */
@@ -1137,6 +1150,14 @@ static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *
 	if (!ok && (b->cls == INSN_CALL || b->cls == INSN_JUMP) && t->arch->seq_begin &&
 	    t->arch->seq_begin(b, s->text.p, s->text.n))
 		return begin_seq(t, &c, s, line, n);
+	/* A jump table's bounds check may sit inside its pattern, before the
+	 * table jump: arm Thumb-2 casesi is "cmp; bhi .Ldefault; tbb".  A
+	 * direct jump that begins no sequence is no branch .kcfi_branch_nocall
+	 * could mean: passed over like the cmp. */
+	if (!ok && c.kind == KD_BRANCH_NOCALL && b->cls == INSN_JUMP) {
+		t->call = c;
+		return on_lenient(t, s);
+	}
 	if (!ok)
 		return wrong_kind(t, &c, s->text, b->cls);
 	bool checked = c.kind == KD_CALL && !typetab_get(&t->types, c.id)->unprototyped;

@@ -59,6 +59,7 @@ static const struct
   { "x86_64", 1 },	/* GNU as relaxes x86 branches: nothing to reserve */
   { "aarch64", 6 },
   { "riscv64", 5 },
+  { "arm", 10 },	/* arm.c: up to ten 4-byte statements in either state */
 };
 
 static int

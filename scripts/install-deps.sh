@@ -17,8 +17,9 @@ libelf-dev libdw-dev libcapstone-dev"
 # GCC's torture suite (gcc-12-source); ccache (tests/e2e/ccache.sh);
 # gnuplot for kcfi-audit --plot (tests/audit/targets.sh).
 TEST="clang-22 clang-19 lld-22 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
-gcc-12-plugin-dev-aarch64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
-libc6-dev-arm64-cross libc6-dev-riscv64-cross
+gcc-arm-linux-gnueabihf gcc-12-plugin-dev-aarch64-linux-gnu
+gcc-12-plugin-dev-riscv64-linux-gnu gcc-12-plugin-dev-arm-linux-gnueabihf
+libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-armhf-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache
 gnuplot-nox"
 BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm

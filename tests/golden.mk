@@ -6,4 +6,6 @@ EXTRA_DIST += tests/golden/golden.sh \
 	tests/golden/riscv64-basic.s tests/golden/riscv64-basic.expected \
 	tests/golden/x86_64-stub.s tests/golden/x86_64-stub.expected \
 	tests/golden/aarch64-stub.s tests/golden/aarch64-stub.expected \
-	tests/golden/riscv64-stub.s tests/golden/riscv64-stub.expected
+	tests/golden/riscv64-stub.s tests/golden/riscv64-stub.expected \
+	tests/golden/arm-thumb.s tests/golden/arm-thumb.expected \
+	tests/golden/arm-arm.s tests/golden/arm-arm.expected

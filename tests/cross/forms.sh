@@ -5,10 +5,12 @@
 # the lenient rule (aarch64 TLS descriptor calls, x86_64 TLS GD with -fno-plt
 # and -mtls-dialect=gnu2).
 . "$top_srcdir/tests/cross/lib.sh"
+CROSS_ARCHES="aarch64 riscv64 arm"
 pick_triples norun
 
 A64='	.kcfi_version 1, "aarch64-linux-gnu", ptr=64, long=64, char=unsigned, prefix=0'
 RV='	.kcfi_version 1, "riscv64-linux-gnu", ptr=64, long=64, char=unsigned, prefix=1'
+ARM='	.kcfi_version 1, "arm-linux-gnueabihf", ptr=32, long=32, char=unsigned, prefix=0'
 TY='	.kcfi_type 1, "void (int)"'
 
 # as_ok TRIPLE NAME [AS-FLAGS...] < input: kcfi-as accepts it; its output
@@ -239,6 +241,147 @@ $TY
 f:
 	.kcfi_call 1
 	jalr	a5
+END
+		;;
+	arm-*)
+		# Thumb-2 and ARM state: GCC's jump tables under the lenient rule
+		# (Thumb casesi has its bounds check's bhi before the tbb), what
+		# GCC prints after every asm text (.thumb/.arm, .syntax unified)
+		# between .kcfi_call and the branch, returns, and what is refused.
+		for st in thumb arm; do
+			check "$t $st: .kcfi_call with ASM_APP_OFF's restatement before the branch" as_ok "$t" app-$st <<END
+$ARM
+$TY
+	.syntax unified
+	.$st
+	.text
+f:
+	.syntax unified
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	.$st
+	.syntax unified
+	blx	r3
+	pop	{r4, pc}
+END
+			check "$t $st: the check is the $st form" saved app-$st \
+				"$( [ $st = thumb ] && echo 'bkpt	#0x83' || echo 'bkpt	#0x83e3')"
+		done
+		check "$t: cbz needs nothing; lenient .kcfi_branch_nocall over Thumb-2 casesi (cmp; bhi; tbb)" as_ok "$t" tbb <<END
+$ARM
+	.syntax unified
+	.thumb
+	.text
+f:
+	cbz	r0, .L10
+	.kcfi_branch_nocall
+	.thumb
+	.syntax unified
+	cmp	r0, #5
+	bhi	.L10
+	tbb	[pc, r0]
+.L10:
+	bx	lr
+END
+		check "$t: lenient .kcfi_branch_nocall over ARM casesi (cmp; addls pc)" as_ok "$t" addls <<END
+$ARM
+	.syntax unified
+	.arm
+	.text
+f:
+	.syntax divided
+	.kcfi_branch_nocall
+	.arm
+	.syntax unified
+	cmp	r0, #5
+	addls	pc, pc, r0, asl #2
+	b	.L10
+.L10:
+	bx	lr
+END
+		check "$t: returns need nothing" as_ok "$t" returns <<END
+$ARM
+	.syntax unified
+	.text
+f:
+	bx	lr
+	BXNE	LR
+	pop	{r4, pc}
+	ldmfd	sp!, {r4, pc}
+	ldr	pc, [sp], #4
+	mov	pc, lr
+	bl	g
+	blx	g
+	bls	1f
+	ble	1f
+1:	b	f
+END
+		for sp in 'blx	r3' 'BX	R2' 'bx	ip' 'ldr	pc, [r3]' 'mov	pc, r1' 'tbh	[pc, r1, lsl #1]' 'ldm	r0, {r1, pc}'; do
+			check "$t: '$sp' without an annotation is refused" as_refuses "$t" bare \
+				"without a kcfi annotation" <<END
+$ARM
+	.syntax unified
+	.text
+f:
+	$sp
+END
+		done
+		for sp in 'blxne	r3|conditional indirect branch' 'bx	pc|switches state' 'blx	lr|overwrites its own target' \
+			'ldr	pc, [r3]|writes pc from data' 'tbb	[pc, r0]|jump table' 'bxj	r2|Jazelle'; do
+			check "$t: '${sp%%|*}' under .kcfi_call is refused" as_refuses "$t" refused "${sp#*|}" <<END
+$ARM
+$TY
+	.syntax unified
+	.text
+f:
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	${sp%%|*}
+END
+		done
+		check "$t: a 16-aligned function keeps its alignment, its id right below it" as_ok "$t" align16 <<END
+$ARM
+$TY
+	.syntax unified
+	.text
+	nop
+	.kcfi_func f, 1
+	.align	4
+	.global	f
+	.type	f, %function
+f:
+	bx	lr
+END
+		# GCC's .align 4 puts the padding at 16, the id at 28, f at 32
+		check "$t: ... f at 32, the word of void (int) at 28" sh -c \
+			"'$t-nm' '$T/align16.o' | grep -q '^00000020 T f\$' &&
+			 [ \"\$('$t-objdump' -s -j .text '$T/align16.o' | awk '\$1 == \"0010\" { print \$5 }')\" = \
+			   \"\$(printf %08x $(fnv1a _ZTSFviE) | sed 's/\\(..\\)\\(..\\)\\(..\\)\\(..\\)/\\4\\3\\2\\1/')\" ]"
+		check "$t: a short reservation is refused" as_refuses "$t" short "needs 10" <<END
+$ARM
+$TY
+	.syntax unified
+	.text
+f:
+	.kcfi_call 1 ; ; ; ; ; ; ; ;
+	blx	r3
+END
+		check "$t: .syntax divided is refused" as_refuses "$t" divided "syntax divided" <<END
+$ARM
+$TY
+	.syntax divided
+	.arm
+	.text
+f:
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	blx	r3
+END
+		check "$t: patchable prefix NOPs are refused" as_refuses "$t" prefix "not supported on arm" <<END
+$(echo "$ARM" | sed 's/prefix=0/prefix=2/')
+$TY
+	.syntax unified
+	.text
+f:
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	blx	r3
 END
 		;;
 	esac

@@ -3,12 +3,15 @@
 # needs (tests/e2e/regs.sh is the x86_64 side).  The checks write
 #   aarch64  x16, x17 (x9 for one of them when the target is in x16/x17)
 #   riscv64  t1, t2 (t3.. for one of them when the target is in t1/t2)
+#   arm      ip (lr for a call through ip, r3 for a sibcall through ip)
 # GCC passes the static chain in x18 on aarch64, which no check writes: such
-# a call is checked and keeps its chain.  On riscv64 the chain is t2: refused.
+# a call is checked and keeps its chain.  On riscv64 the chain is t2, on arm
+# ip: refused.
 # -ffixed-REG, -fcall-saved-REG and global register variables in those
 # registers are refused, naming the option or variable; without them the
 # same code builds and runs.
 . "$top_srcdir/tests/cross/lib.sh"
+CROSS_ARCHES="aarch64 riscv64 arm"
 pick_triples
 
 C=$top_srcdir/tests/e2e/regs-chain.c F=$top_srcdir/tests/e2e/regs-fixed.c
@@ -37,6 +40,7 @@ for t in $TS; do
 	case $t in
 	aarch64-*) fixed="x16 x17" global=x17 free=x18 kept=x19 ;;
 	riscv64-*) fixed="t1 t2 x6 x7" global=t2 free=t3 kept=s2 ;;
+	arm-*) fixed="ip r12" global=ip free=r9 kept=r5 ;;
 	esac
 	for o in -O0 -O2; do
 		case $t in
@@ -48,6 +52,8 @@ for t in $TS; do
 				 { $(qemu_of "$t") -L /usr/$t '$T/mis' >/dev/null 2>&1; test \$? -eq 133; }" ;;
 		riscv64-*)
 			refused "$t" chain$o "the KCFI check of 'j\(al\)\{0,1\}r	a[0-9]' in call() would overwrite t2 (the riscv64 check writes t1, t2), which passes this call's static chain" $o "$C" ;;
+		arm-*)
+			refused "$t" chain$o "the KCFI check of 'bl\{0,1\}x	r[0-9]' in call() would overwrite ip (the arm check writes ip), which passes this call's static chain" $o "$C" ;;
 		esac
 		runs "$t" chain-nosan$o 0x1234 -fsanitize=kcfi $o -DNOSAN "$C"
 		runs "$t" chain-nokcfi$o 0x1234 $o "$C"

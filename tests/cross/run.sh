@@ -4,6 +4,7 @@
 # would merge) at each optimisation level and with patchable prefixes, and
 # the same under LTO.  Every trap is decoded as Linux 6.12 would.
 . "$top_srcdir/tests/cross/lib.sh"
+CROSS_ARCHES="aarch64 riscv64 arm"
 pick_triples
 
 # build TRIPLE NAME FLAGS...: units + trap reporter -> $T/NAME (non-PIE, so
@@ -46,7 +47,9 @@ for t in $TS; do
 	# libc through pointers runs with the mode, traps without it, and a
 	# wrongly typed pointer traps with it.
 	es="$top_srcdir/tests/e2e/extern-stubs-run.c $top_srcdir/tests/e2e/extern-stubs-peer.c"
-	if kx "$t" -O2 -o "$T/es-$t" $es && kx "$t" -O2 -fsanitize-kcfi-extern-stubs -o "$T/ess-$t" $es; then
+	if [ "${t%%-*}" = arm ]; then
+		echo "SKIP $t extern stubs: not implemented on arm (kcfi-as refuses them)"
+	elif kx "$t" -O2 -o "$T/es-$t" $es && kx "$t" -O2 -fsanitize-kcfi-extern-stubs -o "$T/ess-$t" $es; then
 		check "$t extern stubs: libc through pointers traps without the mode" sh -c \
 			"$(qemu_of "$t") -L /usr/$t $T/es-$t calls >$T/es.out 2>&1; test \$? -eq 133"
 		check "$t extern stubs: runs with the mode" sh -c \
@@ -74,6 +77,8 @@ for t in $TS; do
 		-O2_-mbranch-protection=standard_-fpatchable-function-entry=8,4" ;;
 	riscv64-*) variants="$variants -O2_-fpatchable-function-entry=4,2
 		-O2_-march=rv64g_-mabi=lp64d_-fpatchable-function-entry=8,4" ;;
+	# Thumb-2 is the default of arm-linux-gnueabihf-gcc; ARM state too.
+	arm-*) variants="$variants -O0_-marm -O2_-marm -Os_-marm" ;;
 	esac
 	for v in $variants; do
 		flags=$(echo "$v" | tr _ ' ')

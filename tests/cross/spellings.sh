@@ -1,5 +1,5 @@
 #!/bin/sh
-# aarch64 and riscv64: every spelling GNU as accepts for an indirect branch
+# aarch64, riscv64 and arm: every spelling GNU as accepts for an indirect branch
 # (issue 14, item 12; tests/asmpass/spellings.sh is the x86_64 side).  The
 # cross assembler is the oracle: what it makes of a spelling decides the
 # register the check must load the type id through and the branch that
@@ -11,12 +11,14 @@
 # with unusual spellings run under qemu: a matching target returns, another
 # type traps.
 . "$top_srcdir/tests/cross/lib.sh"
+CROSS_ARCHES="aarch64 riscv64 arm"
 pick_triples norun
 
 # dis TRIPLE FILE.o: "mnemonic operands" of each instruction of .text.
 dis() {
-	case $1 in aarch64-*) d_c='//' ;; *) d_c='#' ;; esac
-	"$1-objdump" -d --no-show-raw-insn -M no-aliases "$2" | awk -F'\t' -v c="$d_c" '
+	# arm objdump has no no-aliases option (and would say so on stdout)
+	case $1 in aarch64-*) d_c='//' d_m='-M no-aliases' ;; arm-*) d_c='@' d_m= ;; *) d_c='#' d_m='-M no-aliases' ;; esac
+	"$1-objdump" -d --no-show-raw-insn $d_m "$2" | awk -F'\t' -v c="$d_c" '
 		NF >= 2 && $1 ~ /^ *[0-9a-f]+:$/ { s = $2; if (NF > 2) s = s " " $3
 			i = index(s, c); if (i) s = substr(s, 1, i - 1); sub(/ +$/, "", s); print s }'
 }
@@ -46,9 +48,17 @@ for t in $TS; do
 		refused='jalr ra, 4(t0)|jalr t0, 4|JALR x1, t0, 8|jalr ra, %lo(sym)(t0)|jalr ra, 1-1(t0)|jr a5, 4|jr 4(ra)'
 		returns='ret|RET|jr ra|JR ra|jalr zero, 0(ra)|jalr x0, ra, 0|c.jr ra|C.JR ra'
 		raw='.insn i 0x67, 0, ra, t0, 0|.4byte 0x000280e7|.word 0x000280e7|.2byte 0x9282|.half 0x9282|.INSN i JALR, 0, ra, t0, 0' ;;
+	arm-*)
+		# ARM state; Thumb-2 spellings are the same words (forms.sh, run.sh)
+		V='	.kcfi_version 1, "arm-linux-gnueabihf", ptr=32, long=32, char=unsigned, prefix=0'
+		CALL='.kcfi_call 1 ; ; ; ; ; ; ; ; ;' ASFLAGS= OPT='	.syntax unified'
+		checked='BLX r1|Blx R2|blx ip|BX IP|bx r12|blx sb|bx sl|Bx fp|blx a2|BLX V1|blx\tr3 @ why|bx  r0'
+		refused='blxne r1|BXEQ r2|bx pc|blx lr|bxj r1|ldr pc, [r1]|mov pc, r2|ldm r0, {r1, pc}|add pc, pc, r1, lsl #2'
+		returns='bx lr|BX LR|bxne lr|pop {r4, pc}|POP {PC}|ldm sp!, {r4, pc}|ldmfd sp!, {pc}|ldr pc, [sp], #4|mov pc, lr|popne {r4, pc}'
+		raw='.inst 0xe12fff31|.word 0xe12fff31|.4byte 0xe12fff31|.byte 0x31|.INST 0xe12fff31' ;;
 	esac
 
-	case $t in aarch64-*) b='blr x1' ;; riscv64-*) b='jalr t0' ;; esac
+	case $t in aarch64-*) b='blr x1' ;; riscv64-*) b='jalr t0' ;; arm-*) b='blx r1' ;; esac
 	IFS='|'
 	set -f
 	for sp in $checked; do
@@ -60,7 +70,7 @@ for t in $TS; do
 		fi
 		want=$(normal "$t" "$(dis "$t" "$T/ref.o")")
 		case $t in
-		aarch64-*) reg=$(printf '%s\n' "$want" | sed 's/.* //') ;;
+		aarch64-*|arm-*) reg=$(printf '%s\n' "$want" | sed 's/.* //') ;;
 		riscv64-*) reg=$(printf '%s\n' "$want" | sed 's/.*(\(.*\))/\1/') ;;
 		esac
 		printf '%s\n\t.kcfi_type 1, "void (void)"\n\t.text\n%s\nf:\n\t%s\n\t%s\n' "$V" "$OPT" "$CALL" "$sp" >"$T/c.s"
@@ -73,12 +83,13 @@ for t in $TS; do
 		case $t in
 		aarch64-*) case $first in "ldur w16, [$reg, #-4]"|"ldur w9, [$reg, #-4]") ok=1 ;; *) ok= ;; esac ;;
 		riscv64-*) case $first in "lw t1,-4($reg)"|"lw t3,-4($reg)") ok=1 ;; *) ok= ;; esac ;;
+		arm-*) case $first in "bic ip, $reg, #1"|"bic lr, $reg, #1"|"push {r3}") ok=1 ;; *) ok= ;; esac ;;
 		esac
 		[ -n "$ok" ] && pass "$t '$sp': the check loads the id through $reg" ||
 			{ fail "$t '$sp': the check begins with '$first' (target $reg)"; sed 's/^/    /' "$T/c.dis"; }
 		[ "$last" = "$want" ] && pass "$t '$sp': then '$want'" ||
 			fail "$t '$sp': the checked branch is '$last', not '$want'"
-		grep -Eq '^(brk|ebreak|c\.ebreak)' "$T/c.dis" && pass "$t '$sp': with a trap" || fail "$t '$sp': no trap"
+		grep -Eq '^(brk|ebreak|c\.ebreak|bkpt)' "$T/c.dis" && pass "$t '$sp': with a trap" || fail "$t '$sp': no trap"
 
 		printf '%s\n\t.text\n%s\nf:\n\t%s\n' "$V" "$OPT" "$sp" >"$T/u.s"
 		check "$t '$sp': refused without an annotation" sh -c \
@@ -259,6 +270,53 @@ call_d:
 	addi	sp, sp, 16
 	ret
 	.option	pop
+END
+	;;
+	arm-*) cat >"$T/callers-$t.s" <<'END'
+	.kcfi_version 1, "arm-linux-gnueabihf", ptr=32, long=32, char=unsigned, prefix=0
+	.kcfi_type 1, "int (int)"
+	.syntax unified
+	.arm
+	.text
+	.kcfi_func call_a
+	.globl	call_a
+	.type	call_a, %function
+call_a:
+	push	{r4, lr}
+	MOV	R1, r0
+	mov	r0, #7
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	BLX	R1
+	pop	{r4, pc}
+	.kcfi_func call_b
+	.globl	call_b
+	.type	call_b, %function
+call_b:
+	mov	ip, r0
+	mov	r0, #7
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	Bx	IP
+	.kcfi_func call_c
+	.globl	call_c
+	.type	call_c, %function
+call_c:
+	push	{r4, lr}
+	mov	r12, r0
+	mov	r0, #7
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	blx	r12 @ through ip: computed in lr
+	ldmfd	sp!, {r4, pc}
+	.kcfi_func call_d
+	.globl	call_d
+	.thumb
+	.thumb_func
+	.type	call_d, %function
+call_d:
+	mov	r2, r0
+	movs	r0, #7
+# 7 "callers.c" 1
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ;
+	BX	r2 @ tail call
 END
 	;;
 	esac

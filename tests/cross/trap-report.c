@@ -7,6 +7,12 @@
  *   riscv (arch/riscv/kernel/cfi.c): the 32-bit insn before the (c.)ebreak is
  *     a beq, its rs1 holds the reported ("expected") type; the insn after
  *     it is a jalr or c.jalr, its rs1 holds the target.
+ *   arm (arch/arm/kernel/hw_breakpoint.c): Linux 6.12 reports a BKPT as a
+ *     CFI failure without target or type.  What it could decode instead
+ *     (its TODO) is decoded here from kcfi-as's fixed sequence: the BKPT
+ *     immediate names the target register (ARM 0x8000|31<<5|T, Thumb
+ *     0x80|T), the expected id is the XOR of the four eor immediates
+ *     before the beq (and a pop {r3}, when the target is ip).
  *
  * Output: "kcfi-trap pc=0x... target=0x... type=0x... other=0x..." where
  * "other" is the second register the check compared (riscv: beq's rs2).
@@ -14,6 +20,7 @@
  * order is the reverse (lib.sh, trapped). */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +84,64 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 		target = x[(after >> 7) & 31];
 	else
 		die("no jalr or c.jalr after the ebreak");
+#elif defined(__arm__)
+	const unsigned long *r = &uc->uc_mcontext.arm_r0;	/* r0..r10, fp, ip, sp, lr, pc */
+	uintptr_t at = uc->uc_mcontext.arm_pc;
+	pc = at;
+	bool thumb = uc->uc_mcontext.arm_cpsr & 0x20;
+	unsigned treg;
+	uint32_t id = 0;
+	if (thumb) {
+		uint16_t bk, pop;
+		memcpy(&bk, (void *)at, 2);
+		if ((bk & 0xfff0) != 0xbe80)
+			die("not a bkpt #0x80|T");
+		treg = bk & 15;
+		memcpy(&pop, (void *)(at - 6), 2);
+		uintptr_t k = at - 8 - (pop == 0xbc08 ? 2 : 0);	/* the eors.w */
+		for (int i = 0; i < 4; i++, k -= 4) {
+			uint16_t h[2];
+			memcpy(h, (void *)k, 4);
+			if ((h[0] & 0xfbe0) != 0xf080 || (h[1] & 0x8000))
+				die("no eor.w #imm where the check has one");
+			uint32_t imm12 = (uint32_t)(h[0] >> 10 & 1) << 11 | (uint32_t)(h[1] >> 12 & 7) << 8 | (h[1] & 0xff);
+			uint32_t v = imm12 & 0xff;
+			switch (imm12 >> 8) {	/* ThumbExpandImm */
+			case 0: break;
+			case 1: v = v << 16 | v; break;
+			case 2: v = v << 24 | v << 8; break;
+			case 3: v = v << 24 | v << 16 | v << 8 | v; break;
+			default: {
+				unsigned rot = imm12 >> 7;
+				v = (0x80 | (imm12 & 0x7f)) >> rot | (0x80u | (imm12 & 0x7f)) << (32 - rot);
+			}
+			}
+			id ^= v;
+		}
+	} else {
+		uint32_t bk, w;
+		memcpy(&bk, (void *)at, 4);
+		if ((bk & 0xfff000f0u) != 0xe1200070u)
+			die("not a bkpt");
+		unsigned imm = (bk >> 4 & 0xfff0) | (bk & 15);
+		if ((imm & ~15u) != (0x8000u | 31u << 5))
+			die("bkpt immediate outside the CFI form");
+		treg = imm & 15;
+		uintptr_t k = at - 8;
+		memcpy(&w, (void *)k, 4);
+		if (w == 0xe49d3004u)	/* pop {r3} */
+			k -= 4;
+		for (int i = 0; i < 4; i++, k -= 4) {
+			memcpy(&w, (void *)k, 4);
+			if ((w & 0x0fe00000u) != 0x02200000u)
+				die("no eor #imm where the check has one");
+			unsigned rot = (w >> 8 & 15) * 2;
+			uint32_t v = w & 0xff;
+			id ^= rot ? v >> rot | v << (32 - rot) : v;
+		}
+	}
+	target = r[treg];
+	type = id;
 #else
 #error "no decoder for this architecture"
 #endif

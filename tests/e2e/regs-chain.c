@@ -12,6 +12,8 @@
 #define CHAIN "x18"
 #elif defined(__riscv)
 #define CHAIN "t2"
+#elif defined(__arm__)
+#define CHAIN "ip"
 #endif
 
 __attribute__((noinline)) long target(long x)

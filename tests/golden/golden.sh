@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
 # compared line for line with a reviewed expectation, for x86_64 and riscv64
-# (doc/abi.md 1-3), and extern stubs for all three backends.  The expectations are also checked here
+# (doc/abi.md 1-3), arm in both states, and extern stubs for three backends.  The expectations are also checked here
 # against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden
@@ -157,4 +157,86 @@ if as --64 -o "$T/x86_64-stub.o" "$G/x86_64-stub.expected" 2>"$T/as.err"; then
 else
 	fail "x86_64-stub: the expectation assembles"; cat "$T/as.err"
 fi
+
+# arm, Thumb-2 and ARM state (doc/abi.md, arm): text in, text out; the
+# expectation assembled only if arm-linux-gnueabihf-as is here.  Every check
+# is read back from the text as "ID TARGET SCRATCH BKPT BRANCH": ID the XOR
+# of the four eor immediates, which must be the expected type's id, loaded
+# through "bic S, T, #1; ldr S, [S, #-4]" (bit 0: the Thumb bit).
+arm_checks() {
+	awk '
+	function fail(m) { print "bad check at line " n ": " m; bad = 1 }
+	{ l[NR] = $0 }
+	END {
+		for (n = 1; n <= NR; n++) {
+			if (l[n] !~ /^	bkpt	#0x[0-9a-f]+$/) continue
+			k = n - 1
+			if (l[k] !~ /^\.Lkcfi[0-9]+_trap:$/) fail("no trap label before bkpt")
+			k--
+			if (l[k] !~ /^	beq(\.w)?	\.Lkcfi[0-9]+_call$/) fail("no beq before the trap: " l[k])
+			k--
+			if (l[k] == "	pop	{r3}") k--
+			sc = l[k]; sub(/^	eors	/, "", sc); sub(/,.*/, "", sc)
+			id = 0; unit = 1
+			for (i = 3; i >= 0; i--) {
+				op = i ? "eor" : "eors"
+				if (l[k - i] !~ "^	" op "	" sc ", " sc ", #[0-9]+$") fail("no " op ": " l[k - i])
+				v = l[k - i]; sub(/.*#/, "", v); v += 0
+				# one byte each, lowest first: their sum is their XOR
+				if (v % unit || v >= unit * 256) fail("immediate not byte " 3 - i ": " v)
+				id += v; unit *= 256
+			}
+			k -= 4
+			if (l[k] != "	ldr	" sc ", [" sc ", #-4]") fail("no load at -4: " l[k])
+			k--
+			tg = l[k]; sub(/^	bic	[a-z0-9]+, /, "", tg); sub(/, #1$/, "", tg)
+			if (l[k] != "	bic	" sc ", " tg ", #1") fail("no bic " sc ", T, #1: " l[k])
+			j = n + 1
+			if (l[j] == "	nop.n") j++
+			if (l[j] !~ /^\.Lkcfi[0-9]+_call:$/) fail("no call label after the trap")
+			br = l[j + 1]; sub(/^	/, "", br); sub(/	/, " ", br)
+			imm = l[n]; sub(/.*	/, "", imm)
+			printf "%u %s %s %s %s\n", id, tg, sc, imm, br
+		}
+		exit bad
+	}' "$1"
+}
+for f in arm-thumb arm-arm; do
+	R=$G/$f.expected
+	cp "$G/$f.s" "$T/$f.s"
+	if (cd "$T" && "$KCFI_AS" --kcfi-no-assemble --kcfi-save="$f.out" "$f.s" 2>"$f.err"); then
+		check "$f: output is the reviewed expectation" diff -u "$R" "$T/$f.out"
+	else
+		fail "$f: kcfi-as refused it"; cat "$T/$f.err"
+	fi
+	if command -v arm-linux-gnueabihf-as >/dev/null; then
+		check "$f: the expectation assembles" arm-linux-gnueabihf-as -o "$T/$f.o" "$R"
+	else
+		echo "not checked: $f assembled (no arm-linux-gnueabihf-as)"
+	fi
+	II=$(fnv1a _ZTSFiiE) I4=$(fnv1a _ZTSFiiiiiE)
+	case $f in
+	arm-thumb) printf '%s\n' "$(u32 "$II") ip lr #0x8c blx ip" "$(u32 "$II") r3 ip #0x83 bx r3" "$(u32 "$I4") ip r3 #0x8c bx ip" ;;
+	arm-arm) printf '%s\n' "$(u32 "$II") r3 ip #0x83e3 blx r3" "$(u32 "$II") r3 ip #0x83e3 bx r3" \
+		"$(u32 "$I4") ip r3 #0x83ec bx ip" ;;
+	esac >"$T/arm.want"
+	arm_checks "$R" >"$T/arm.got"
+	check "$f: each check: expected id in the eors, load through the target's even address, bkpt naming it" \
+		diff -u "$T/arm.want" "$T/arm.got"
+	check "$f: a sibcall through ip saves r3 around the compare, before beq" sh -c \
+		"grep -A2 '^	eors	r3, r3, #' '$R' | grep -q '^	pop	{r3}\$' && grep -B2 '^	bic	r3, ip, #1\$' '$R' | grep -q '^	push	{r3}\$'"
+	VPI=$(fnv1a _ZTSFvPiE) RELAY=$(fnv1a _ZTSFiPFiiEiE)
+	grep -v '^# [0-9]' "$R" >"$T/arm.nomarks"
+	check "$f: ids as aligned words right before the typed functions' labels, after .type" sh -c \
+		"grep -B3 '^bump:\$' '$T/arm.nomarks' | tr '\n' '|' | grep -q '	\.type	bump, %function|	\.balign	4|	\.word	$(u32 "$VPI")|' &&
+		 grep -B1 '^relay:\$' '$T/arm.nomarks' | grep -q '^	\.word	$(u32 "$RELAY")\$' &&
+		 grep -B1 '^tail:\$' '$T/arm.nomarks' | grep -q '^	\.word	$(u32 "$RELAY")\$' &&
+		 ! grep -q '__cfi_' '$R'"
+	check "$f: the no_sanitize call is untouched, recorded (2); the jump table is recorded (3)" sh -c \
+		"grep -B12 '^	\.word	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^nosan:\$' &&
+		 grep -A12 '^	\.word	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^	blx	r3\$' &&
+		 grep -A6 '^	\.word	\.Lkcfi_exempt6, 0, \.Lkcfi_exempt6, 0, 3, 0\$' '$R' | grep -qE '^	(tbb	\[pc, r0\]|addls	pc, pc, r0, asl #2)\$'"
+	check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
+		"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
+done
 finish
