@@ -28,7 +28,7 @@ one() {
 	exe=$T/prog-$set_name
 	# Options newer than the compiler under test (make check-gcc11):
 	# whatever that compiler rejects without KCFI is not ours to test.
-	if ! "$KCFI_GCC" "$@" -S -o /dev/null -x c /dev/null >/dev/null 2>&1; then
+	if ! (cd "$T" && "$KCFI_GCC" "$@" -S -o /dev/null -x c /dev/null) >/dev/null 2>&1; then
 		echo "not run: $set_name: the compiler itself rejects $*"; return
 	fi
 	if ! (cd "$T" && "$KCFI_GCC" -fsanitize=kcfi "$@" -o "$exe" "$PROG") >"$T/build.err" 2>&1; then
