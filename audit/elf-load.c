@@ -249,6 +249,7 @@ void audit_close(struct audit_file *f)
 	free(f->syms);
 	free(f->exempts);
 	free(f->ranges);
+	free(f->names);
 	free(f->traps);
 	free(f->sites);
 	free(f->pre);

@@ -13,4 +13,4 @@ kcfi_audit_SOURCES = \
 	audit/decode-riscv64.c \
 	asmpass/exempt.h
 kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
-kcfi_audit_LDADD = $(AUDIT_LIBS)
+kcfi_audit_LDADD = libtypeids.a $(AUDIT_LIBS)
