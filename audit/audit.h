@@ -106,6 +106,8 @@ struct audit_file {
 	struct type_name *names;	/* sorted by id, then name; no two equal */
 	size_t nnames;
 	unsigned name_hashes;		/* 1 << enum kcfi_hash of each the names use */
+	struct type_name *dwarf_strings;	/* names dwarf_names() made (it owns them) */
+	size_t ndwarf_strings;
 	struct loc *traps;		/* .kcfi_traps targets, sorted */
 	size_t ntraps;
 	struct site *sites;
@@ -173,6 +175,12 @@ void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void audit_report_free(struct audit_file *f);
+/* The file's Dwfl_Module when it has DWARF line information, else NULL. */
+void *audit_dwarf_module(struct audit_file *f);
+
+/* dwarf-names.c: names, from DWARF function types, for the ids of the
+ * preambles and sites (collected first); added to F->names.  How many. */
+size_t dwarf_names(struct audit_file *f);
 
 /* A type id as the code of F's machine holds it: on x86_64 never the
  * bytes of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang). */

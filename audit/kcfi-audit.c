@@ -27,6 +27,7 @@ static const char usage[] =
 	"  --targets          also print, per checked call site, how many functions\n"
 	"                     carry the type id it expects (a distribution), and the\n"
 	"                     most permissive ids with their types' mangled names\n"
+	"                     (kcfi-as's records, else the DWARF's function types)\n"
 	"  --csv=FILE         with --targets: one line per call site to FILE\n"
 	"  --json=FILE        with --targets: the call sites and distribution to FILE\n"
 	"  --plot=FILE        with --targets: a histogram drawn by gnuplot (.svg or .png)\n"

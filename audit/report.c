@@ -67,6 +67,11 @@ static Dwfl_Module *dwarf_module(struct audit_file *f)
 	return m;
 }
 
+void *audit_dwarf_module(struct audit_file *f)
+{
+	return dwarf_module(f);
+}
+
 /* "file.c:12" for AT, or false. */
 static bool source_line(struct audit_file *f, struct loc at, char *buf, size_t size)
 {

@@ -129,9 +129,25 @@ static int plot(const char *path, const char *title, const size_t *count, size_t
 	return 0;
 }
 
+/* Does an id of a preamble or a site have no recorded name? */
+static bool unnamed_ids(const struct audit_file *f)
+{
+	size_t n;
+	for (size_t i = 0; i < f->npre; i++)
+		if (tables_type_names(f, f->pre[i].id, &n), !n)
+			return true;
+	for (size_t i = 0; i < f->nsites; i++)
+		if (tables_type_names(f, f->sites[i].id, &n), !n)
+			return true;
+	return false;
+}
+
 int targets_report(struct audit_file *f, const struct targets_opts *o)
 {
 	qsort(f->pre, f->npre, sizeof(*f->pre), by_id);
+	/* Ids kcfi-as left no name for (Clang, an older kcfi-as): from the
+	 * DWARF's function types, where the file has DWARF. */
+	size_t from_dwarf = unnamed_ids(f) ? dwarf_names(f) : 0;
 	size_t count[NBUCKETS] = { 0 };
 	struct id_use *use = calloc(f->nsites + 1, sizeof(*use));
 	size_t nuse = 0;
@@ -238,15 +254,19 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 		named += nn > 0;
 		collisions += nn > 1;
 	}
+	char dwarf[64] = "";
+	if (from_dwarf)
+		snprintf(dwarf, sizeof(dwarf), "; %zu from DWARF", from_dwarf);
 	if (f->nnames)
-		printf("%s: type names recorded for %zu of %zu ids (%s), %zu of them with more "
+		printf("%s: type names for %zu of %zu ids (%s%s), %zu of them with more "
 		       "than one name (a hash collision)\n", f->path, named, ids,
 		       f->name_hashes == 1u << KCFI_HASH_FNV1A ? "FNV-1a" :
 		       f->name_hashes == 1u << KCFI_HASH_XXHASH64 ? "xxHash64" : "both hashes",
-		       collisions);
+		       dwarf, collisions);
 	else
 		printf("%s: type names unavailable: the file has no kcfi-as name records (built "
-		       "by Clang, or by a kcfi-as before them, or stripped)\n", f->path);
+		       "by Clang, or by a kcfi-as before them, or stripped) and no DWARF that "
+		       "gives them\n", f->path);
 	int rc = 0;
 	if (csv && fclose(csv))
 		rc = -1;
