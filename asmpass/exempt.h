@@ -36,7 +36,20 @@ enum kcfi_exempt_reason {
 	/* Not an exemption: START..END is a function kcfi-as instrumented
 	 * (its label to its ".size NAME, .-NAME"). */
 	KCFI_RANGE_INSTRUMENTED = 64,
+	/* Not an exemption: the mangled name of a type id the unit put in a
+	 * preamble, a check or a __kcfi_typeid_ symbol.  START is the id as
+	 * the code holds it (x86: ENDBR-masked), END the number N of records
+	 * that follow and hold the name instead of three words: NUL-terminated,
+	 * NUL-padded to N * 24 bytes.  Plain numbers, no relocations.  Kept in
+	 * this section so that it reaches vmlinux wherever the exemptions do
+	 * (Linux links with --orphan-handling=error under CONFIG_WERROR, and
+	 * boot/patches/0003 places this one section); the linker does not
+	 * merge the copies of different objects, kcfi-audit does. */
+	KCFI_TYPE_NAME = 65,
 };
+
+/* How many records a name of LEN bytes takes after its KCFI_TYPE_NAME record. */
+#define KCFI_TYPE_NAME_RECORDS(len) (((len) + 1 + KCFI_EXEMPT_RECORD_SIZE - 1) / KCFI_EXEMPT_RECORD_SIZE)
 
 /* A short name for reports ("inline-asm"), or NULL for an unknown code. */
 static inline const char *kcfi_exempt_reason_name(unsigned long long r)

@@ -461,6 +461,8 @@ static const struct type_entry *need_type(struct tu *t, const struct kcfi_direct
 	const struct type_entry *e = typetab_get(&t->types, d->id);
 	if (!e)
 		fail(t, 0, "%s refers to type %u, which no .kcfi_type defined", dir_name(d->kind), d->id);
+	else
+		typetab_use(&t->types, d->id);	/* its name goes into the object */
 	return e;
 }
 
@@ -1421,5 +1423,7 @@ int tu_finish(struct tu *t)
 				      .trap_word = t->arch->trap_word, .cfi = t->cfi };
 		t->arch->tu_end(&em, &t->arch_opts, t->needs);
 	}
+	if (t->instrumented)
+		typetab_write_names(&t->types, t->out, t->arch->code_id);
 	return 0;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asmpass/exempt.h"
+#include "asmpass/sink.h"
 #include "asmpass/typetab.h"
 
 static void out_of_memory(void)
@@ -14,6 +16,8 @@ static void out_of_memory(void)
 
 void typetab_free(struct typetab *t)
 {
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->v[i].mangled);
 	free(t->v);
 	t->v = NULL;
 	t->cap = 0;
@@ -49,8 +53,8 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 	struct kcfi_typeid r;
 	if (kcfi_typeids_function(t->typeids, text, len, opts, &r, err))
 		return -1;
-	kcfi_typeid_release(&r);
 	if (e->defined) {
+		kcfi_typeid_release(&r);
 		/* What the checks see is the id: a redefinition that gives the
 		 * same one changes nothing, whatever its spelling, and keeping
 		 * every text to compare would double what a TU's types take. */
@@ -66,5 +70,65 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 	e->id = r.id;
 	e->unprototyped = r.unprototyped;
 	e->defined = true;
+	e->mangled = r.mangled;		/* kept: only a used type's is written */
 	return 0;
+}
+
+void typetab_use(struct typetab *t, unsigned id)
+{
+	if (id < t->cap && t->v[id].defined)
+		t->v[id].used = true;
+}
+
+struct name_rec {
+	uint32_t id;
+	const char *name;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+	const struct name_rec *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void typetab_write_names(const struct typetab *t, struct sink *out,
+			 uint32_t (*code_id)(uint32_t))
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->cap; i++)
+		n += t->v[i].used && t->v[i].mangled;
+	if (!n)
+		return;
+	struct name_rec *v = malloc(n * sizeof(*v));
+	if (!v)
+		out_of_memory();
+	n = 0;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->v[i].used && t->v[i].mangled)
+			v[n++] = (struct name_rec){
+				code_id ? code_id(t->v[i].id) : t->v[i].id, t->v[i].mangled };
+	/* Type numbers are per prototype spelling: several may share an id. */
+	qsort(v, n, sizeof(*v), name_cmp);
+	sink_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n");
+	for (size_t i = 0; i < n; i++) {
+		if (i && !name_cmp(&v[i - 1], &v[i]))
+			continue;
+		size_t len = strlen(v[i].name), recs = KCFI_TYPE_NAME_RECORDS(len);
+		sink_printf(out, "\t.quad\t%u, %zu, %u\n\t.ascii\t\"", (unsigned)v[i].id, recs,
+			    (unsigned)KCFI_TYPE_NAME);
+		/* Mangled names are [A-Za-z0-9_.]; anything else is escaped
+		 * rather than trusted to the assembler's string syntax. */
+		for (const char *c = v[i].name; *c; c++) {
+			unsigned char u = (unsigned char)*c;
+			if (u >= 0x20 && u < 0x7f && u != '"' && u != '\\')
+				sink_printf(out, "%c", u);
+			else
+				sink_printf(out, "\\%03o", u);
+		}
+		sink_printf(out, "\"\n\t.zero\t%zu\n", recs * KCFI_EXEMPT_RECORD_SIZE - len);
+	}
+	sink_printf(out, "\t.popsection\n");
+	free(v);
 }

@@ -12,8 +12,10 @@
 struct type_entry {
 	bool defined;
 	bool unprototyped;
+	bool used;			/* by a preamble, check or __kcfi_typeid_ */
 	uint32_t id;
 	unsigned long line;		/* of its definition */
+	char *mangled;			/* "_ZTSFvPiE", for the name records */
 };
 
 struct typetab {
@@ -31,5 +33,15 @@ const struct type_entry *typetab_get(const struct typetab *t, unsigned id);
 int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 		   unsigned long line, const struct kcfi_typeid_opts *opts,
 		   struct kcfi_type_error *err);
+
+struct sink;
+/* ID (defined) goes into code or a symbol: its name is recorded. */
+void typetab_use(struct typetab *t, unsigned id);
+/* The KCFI_TYPE_NAME records (asmpass/exempt.h) of the used types into
+ * .debug_kcfi_exempt, one per distinct id and name, so that kcfi-audit can
+ * name the type behind an id.  CODE_ID maps an id to the value the code
+ * holds (x86's ENDBR masking), NULL: the same. */
+void typetab_write_names(const struct typetab *t, struct sink *out,
+			 uint32_t (*code_id)(uint32_t));
 
 #endif

@@ -68,6 +68,12 @@ struct exempt {
 	unsigned reason;
 };
 
+/* A KCFI_TYPE_NAME record of .debug_kcfi_exempt: which type an id stands for. */
+struct type_name {
+	uint32_t id;		/* as the code holds it */
+	const char *name;	/* "_ZTSFvPiE", in the section's data */
+};
+
 /* Reasons beyond kcfi-as's (asmpass/exempt.h): classifications of the
  * audit itself, documented in doc/kcfi-audit.md. */
 enum { AUDIT_EXEMPT_PLT = 8, MAX_REASON = 16 };
@@ -97,6 +103,11 @@ struct audit_file {
 	size_t nexempts;
 	struct exempt *ranges;		/* instrumented functions, sorted */
 	size_t nranges;
+	struct type_name *names;	/* sorted by id, then name; no two equal */
+	size_t nnames;
+	unsigned name_hashes;		/* 1 << enum kcfi_hash of each the names use */
+	struct type_name *dwarf_strings;	/* names dwarf_names() made (it owns them) */
+	size_t ndwarf_strings;
 	struct loc *traps;		/* .kcfi_traps targets, sorted */
 	size_t ntraps;
 	struct site *sites;
@@ -164,6 +175,22 @@ void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void audit_report_free(struct audit_file *f);
+/* The file's Dwfl_Module when it has DWARF line information, else NULL. */
+void *audit_dwarf_module(struct audit_file *f);
+
+/* dwarf-names.c: names, from DWARF function types, for the ids of the
+ * preambles and sites (collected first); added to F->names.  How many. */
+size_t dwarf_names(struct audit_file *f);
+
+/* A type id as the code of F's machine holds it: on x86_64 never the
+ * bytes of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang). */
+static inline uint32_t audit_code_id(const struct audit_file *f, uint32_t h)
+{
+	if (f->eh.e_machine == EM_X86_64 &&
+	    (h == 0xfa1e0ff3u || h == 0x05e1f00du || h == 0xfb1e0ff3u || h == 0x04e1f00du))
+		return h + 1;
+	return h;
+}
 
 /* Little-endian reads (all three targets are). */
 static inline uint32_t le32(const unsigned char *p)

@@ -12,8 +12,13 @@
  *	45 03 53 <d8>	addl d8(%r11), %r10d
  *	74 02		je 1f
  *	0f 0b		ud2
- * right before the branch, which must go through %r11: call/jmp *%r11 (with
- * the prefixes kcfi-as keeps) or call/jmp __x86_indirect_thunk_r11.
+ * right before the branch, which must go through the register the addl
+ * reads: call/jmp *%r11 (with the prefixes kcfi-as keeps) or call/jmp
+ * __x86_indirect_thunk_r11.  kcfi-as always uses %r11; Clang does too
+ * behind a retpoline, but otherwise loads from the branch's own register
+ * (44 03 57 fc: addl -4(%rdi), %r10d before jmp *%rdi), which Linux's
+ * decoder reads as well (it takes the register from the addl's ModRM), so
+ * any general register is accepted when the branch uses the same one.
  * Indirect branches are call/jmp through a register or memory, and direct
  * call/jmp of a retpoline thunk (__x86_indirect_thunk_<reg>), which is how
  * a retpoline kernel spells every indirect branch.
@@ -27,9 +32,54 @@
 #include "audit/audit.h"
 
 static const unsigned char check_head[] = { 0x41, 0xba };
-static const unsigned char check_mid[] = { 0x45, 0x03, 0x53 };
 static const unsigned char check_tail[] = { 0x74, 0x02, 0x0f, 0x0b };
-enum { CHECK_LEN = 14 };
+
+static const char *const gpr_names[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+/* The number (ModRM order) of the 64-bit general register NAME, or -1. */
+static int gpr_by_name(const char *name)
+{
+	for (int i = 0; i < 16; i++)
+		if (!strcmp(name, gpr_names[i]))
+			return i;
+	return -1;
+}
+
+static int gpr_of(x86_reg r)
+{
+	static const x86_reg regs[16] = {
+		X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX, X86_REG_RSP, X86_REG_RBP,
+		X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9, X86_REG_R10, X86_REG_R11,
+		X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15,
+	};
+	for (int i = 0; i < 16; i++)
+		if (regs[i] == r)
+			return i;
+	return -1;
+}
+
+/* "addl d8(%reg), %r10d" ending right before END: REX.R (+B), 03, ModRM
+ * mod 01 reg 010 (with REX.R: r10), a SIB 24 for rm 100 (%rsp, %r12), the
+ * displacement.  Its register, and its length in *LEN; -1 if none. */
+static int addl_before(const struct audit_file *f, size_t shndx, uint64_t end, unsigned *len)
+{
+	for (unsigned n = 4; n <= 5; n++) {
+		if (end < n)
+			break;
+		const unsigned char *p = audit_bytes(f, (struct loc){ shndx, end - n }, n);
+		if (!p || (p[0] & 0xfe) != 0x44 || p[1] != 0x03 || (p[2] & 0xf8) != 0x50)
+			continue;
+		bool sib = (p[2] & 7) == 4;
+		if (sib != (n == 5) || (sib && p[3] != 0x24))
+			continue;
+		*len = n;
+		return (p[2] & 7) | (p[0] & 1) << 3;
+	}
+	return -1;
+}
 
 static bool thunk_name(const char *name, const char **reg)
 {
@@ -92,22 +142,31 @@ static const char *thunk_target(const struct audit_file *f, size_t shndx, uint64
 	return NULL;
 }
 
-static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, bool via_r11,
+/* The check right before the branch at OFF, which goes through general
+ * register REG (-1: through memory, or a far branch). */
+static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, int reg,
 			 struct check *c)
 {
+	static char problem[128];	/* audit_branch() reads it at once */
 	memset(c, 0, sizeof(*c));
-	if (off < CHECK_LEN)
+	unsigned addl;
+	const unsigned char *t = off >= 4 ? audit_bytes(f, (struct loc){ shndx, off - 4 }, 4) : NULL;
+	if (!t || memcmp(t, check_tail, 4))
 		return;
-	const unsigned char *p = audit_bytes(f, (struct loc){ shndx, off - CHECK_LEN }, CHECK_LEN);
-	if (!p || memcmp(p, check_head, 2) || memcmp(p + 6, check_mid, 3) ||
-	    memcmp(p + 10, check_tail, 4))
+	int tested = addl_before(f, shndx, off - 4, &addl);
+	uint64_t head = off - 4 - (tested < 0 ? 0 : addl);
+	const unsigned char *p = tested >= 0 && head >= 6 ?
+		audit_bytes(f, (struct loc){ shndx, head - 6 }, 6) : NULL;
+	if (!p || memcmp(p, check_head, 2))
 		return;
 	c->present = true;
 	c->id = 0u - le32(p + 2);
 	c->trap = (struct loc){ shndx, off - 2 };
-	if (!via_r11)
-		c->problem = "the KCFI check in front of it tests %r11, but the branch does not "
-			     "go through %r11";
+	if (reg != tested) {
+		snprintf(problem, sizeof(problem), "the KCFI check in front of it tests %%%s, but "
+			 "the branch does not go through %%%s", gpr_names[tested], gpr_names[tested]);
+		c->problem = problem;
+	}
 }
 
 static int x86_scan(struct audit_file *f, size_t shndx)
@@ -152,22 +211,22 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 			continue;
 		const cs_x86_op *op = &x->operands[0];
 		bool call = id == X86_INS_CALL || id == X86_INS_LCALL;
-		bool via_r11;
+		int via;		/* the register the branch goes through, or -1 */
 		char spelling[256];
 		if (op->type == X86_OP_IMM) {
 			const char *reg, *name = thunk_target(f, shndx, at, insn->size,
 							      (uint64_t)op->imm);
 			if (!name || !thunk_name(name, &reg))
 				continue;
-			via_r11 = !strcmp(reg, "r11");
+			via = gpr_by_name(reg);
 			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, name);
 		} else {
-			via_r11 = op->type == X86_OP_REG && op->reg == X86_REG_R11 &&
-				  id != X86_INS_LCALL && id != X86_INS_LJMP;
+			via = op->type == X86_OP_REG && id != X86_INS_LCALL && id != X86_INS_LJMP ?
+				gpr_of(op->reg) : -1;
 			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, insn->op_str);
 		}
 		struct check c;
-		check_before(f, shndx, at, via_r11, &c);
+		check_before(f, shndx, at, via, &c);
 		audit_branch(f, shndx, at, insn->size, call, &c, spelling);
 	}
 	cs_free(insn, 1);

@@ -249,6 +249,10 @@ void audit_close(struct audit_file *f)
 	free(f->syms);
 	free(f->exempts);
 	free(f->ranges);
+	free(f->names);
+	for (size_t i = 0; i < f->ndwarf_strings; i++)
+		free((char *)f->dwarf_strings[i].name);
+	free(f->dwarf_strings);
 	free(f->traps);
 	free(f->sites);
 	free(f->pre);

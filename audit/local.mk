@@ -7,10 +7,11 @@ kcfi_audit_SOURCES = \
 	audit/tables.c audit/tables.h \
 	audit/verify.c audit/verify.h \
 	audit/report.c \
+	audit/dwarf-names.c \
 	audit/targets.c audit/targets.h \
 	audit/decode-x86.c \
 	audit/decode-aarch64.c \
 	audit/decode-riscv64.c \
 	asmpass/exempt.h
 kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
-kcfi_audit_LDADD = $(AUDIT_LIBS)
+kcfi_audit_LDADD = libtypeids.a $(AUDIT_LIBS)

@@ -67,6 +67,11 @@ static Dwfl_Module *dwarf_module(struct audit_file *f)
 	return m;
 }
 
+void *audit_dwarf_module(struct audit_file *f)
+{
+	return dwarf_module(f);
+}
+
 /* "file.c:12" for AT, or false. */
 static bool source_line(struct audit_file *f, struct loc at, char *buf, size_t size)
 {
@@ -90,15 +95,44 @@ static bool source_line(struct audit_file *f, struct loc at, char *buf, size_t s
 
 bool audit_quiet;
 
+/* The symbol to name AT by: the function containing it; but a place past
+ * the end of the last function before it (or before any) is code that no
+ * function symbol covers, such as an assembly file's SYM_CODE_START_LOCAL
+ * (Linux's head_64.S: common_startup_64's call *initial_code(%rip), which
+ * used to be shown as <load_trampoline_pgtable>).  Then the nearest label
+ * before it that is a code or untyped symbol, if one is past that end. */
+static const char *place_name(const struct audit_file *f, struct loc at)
+{
+	size_t fn = audit_func_at(f, at);
+	uint64_t from = 0;
+	if (fn != (size_t)-1) {
+		const struct symbol *y = &f->syms[fn];
+		if (!y->size || at.off < y->value + y->size)
+			return y->name;
+		from = y->value + y->size;
+	}
+	size_t best = (size_t)-1;
+	for (size_t k = 0; k < f->nsyms; k++) {
+		const struct symbol *y = &f->syms[k];
+		if (y->shndx != at.shndx || y->value > at.off || y->value < from || !y->name[0] ||
+		    (y->type != STT_NOTYPE && y->type != STT_FUNC) || !strncmp(y->name, ".L", 2))
+			continue;
+		if (best == (size_t)-1 || y->value > f->syms[best].value)
+			best = k;
+	}
+	if (best != (size_t)-1)
+		return f->syms[best].name;
+	return fn == (size_t)-1 ? "?" : f->syms[fn].name;
+}
+
 void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 {
 	char src[512];
 	f->n.findings++;
 	if (audit_quiet)
 		return;
-	size_t fn = audit_func_at(f, at);
 	printf("%s: %s+0x%llx <%s>", f->path, at.shndx < f->nsecs ? f->secs[at.shndx].name : "?",
-	       (unsigned long long)at.off, fn == (size_t)-1 ? "?" : f->syms[fn].name);
+	       (unsigned long long)at.off, place_name(f, at));
 	if (source_line(f, at, src, sizeof(src)))
 		printf(" (%s)", src);
 	printf(": ");

@@ -10,6 +10,7 @@
 #include "asmpass/exempt.h"
 #include "audit/audit.h"
 #include "audit/tables.h"
+#include "typeids/typeid.h"
 
 static int loc_cmp(const void *a, const void *b)
 {
@@ -56,6 +57,46 @@ static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off,
 	return audit_addr_loc(f, addr, out);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	const struct type_name *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The KCFI_TYPE_NAME record at OFF of section S (index SHNDX): its name
+ * into F->names, and the number of records it takes, itself included; 0
+ * after a finding (a malformed one leaves no way to find the next record). */
+static uint64_t type_name_record(struct audit_file *f, size_t shndx, uint64_t off)
+{
+	const struct section *s = &f->secs[shndx];
+	uint64_t id = le64(s->data + off), n = le64(s->data + off + 8);
+	uint64_t left = (s->size - off) / KCFI_EXEMPT_RECORD_SIZE - 1;
+	const char *name = (const char *)s->data + off + KCFI_EXEMPT_RECORD_SIZE;
+	if (id > UINT32_MAX || n == 0 || n > left ||
+	    !memchr(name, 0, n * KCFI_EXEMPT_RECORD_SIZE) || !name[0]) {
+		audit_finding(f, (struct loc){ shndx, off }, "malformed type name record in %s",
+			      s->name);
+		return 0;
+	}
+	/* The id must be the hash of the name, by one of the two hashes KCFI
+	 * knows, as the code holds it: a record that says otherwise would
+	 * name the wrong type. */
+	size_t len = strlen(name);
+	uint32_t fnv = audit_code_id(f, kcfi_hash_bytes(KCFI_HASH_FNV1A, name, len));
+	uint32_t xxh = audit_code_id(f, kcfi_hash_bytes(KCFI_HASH_XXHASH64, name, len));
+	if (id != fnv && id != xxh) {
+		audit_finding(f, (struct loc){ shndx, off }, "type name record: 0x%08x is not "
+			      "the id of %s (FNV-1a 0x%08x, xxHash64 0x%08x)", (unsigned)id, name,
+			      fnv, xxh);
+		return n + 1;
+	}
+	f->name_hashes |= 1u << (id == fnv ? KCFI_HASH_FNV1A : KCFI_HASH_XXHASH64);
+	f->names[f->nnames++] = (struct type_name){ (uint32_t)id, name };
+	return n + 1;
+}
+
 /* .kcfi_traps in objects; Linux's linker script calls it __kcfi_traps. */
 static bool trap_table(const char *name)
 {
@@ -76,8 +117,9 @@ int tables_read(struct audit_file *f)
 	}
 	f->exempts = calloc(nex + 1, sizeof(*f->exempts));
 	f->ranges = calloc(nex + 1, sizeof(*f->ranges));
+	f->names = calloc(nex + 1, sizeof(*f->names));
 	f->traps = calloc(ntr + 1, sizeof(*f->traps));
-	if (!f->exempts || !f->ranges || !f->traps) {
+	if (!f->exempts || !f->ranges || !f->names || !f->traps) {
 		audit_error(f->path, "out of memory");
 		return -1;
 	}
@@ -93,7 +135,15 @@ int tables_read(struct audit_file *f)
 			for (uint64_t o = 0; o + KCFI_EXEMPT_RECORD_SIZE <= s->size;
 			     o += KCFI_EXEMPT_RECORD_SIZE) {
 				struct exempt e;
-				e.reason = (unsigned)le64(s->data + o + 16);
+				uint64_t reason = le64(s->data + o + 16);
+				if (reason == KCFI_TYPE_NAME) {
+					uint64_t n = type_name_record(f, i, o);
+					if (!n)
+						break;
+					o += (n - 1) * KCFI_EXEMPT_RECORD_SIZE;
+					continue;
+				}
+				e.reason = (unsigned)reason;
 				if (!exempt_place(f, i, o, false, &e.start) ||
 				    !exempt_place(f, i, o + 8, true, &e.end))
 					continue;
@@ -135,7 +185,30 @@ int tables_read(struct audit_file *f)
 	qsort(f->ranges, f->nranges, sizeof(*f->ranges), exempt_cmp);
 	f->n.instrumented = f->nranges;
 	qsort(f->traps, f->ntraps, sizeof(*f->traps), loc_cmp);
+	/* Every object of a link brings its own copy of the names it used. */
+	qsort(f->names, f->nnames, sizeof(*f->names), name_cmp);
+	size_t k = 0;
+	for (size_t j = 0; j < f->nnames; j++)
+		if (!k || name_cmp(&f->names[k - 1], &f->names[j]))
+			f->names[k++] = f->names[j];
+	f->nnames = k;
 	return 0;
+}
+
+const struct type_name *tables_type_names(const struct audit_file *f, uint32_t id, size_t *n)
+{
+	size_t lo = 0, hi = f->nnames;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->names[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = 0;
+	while (lo + *n < f->nnames && f->names[lo + *n].id == id)
+		++*n;
+	return f->names + lo;
 }
 
 bool tables_trap_listed(const struct audit_file *f, struct loc at)

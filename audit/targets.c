@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "audit/audit.h"
+#include "audit/tables.h"
 #include "audit/targets.h"
+#include "typeids/typeid.h"
 
 static int by_id(const void *a, const void *b)
 {
@@ -82,6 +84,22 @@ static void json_string(FILE *o, const char *s)
 	fputc('"', o);
 }
 
+/* The type behind ID for CSV and JSON: its recorded name, the names joined
+ * by '|' after a collision, NULL if none was recorded.  In BUF (SIZE bytes)
+ * when it takes more than one. */
+static const char *type_of(const struct audit_file *f, uint32_t id, char *buf, size_t size)
+{
+	size_t n;
+	const struct type_name *t = tables_type_names(f, id, &n);
+	if (n <= 1)
+		return n ? t->name : NULL;
+	size_t len = 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < n && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? "|" : "", t[k].name);
+	return buf;
+}
+
 static int plot(const char *path, const char *title, const size_t *count, size_t total)
 {
 	const char *dot = strrchr(path, '.');
@@ -111,9 +129,25 @@ static int plot(const char *path, const char *title, const size_t *count, size_t
 	return 0;
 }
 
+/* Does an id of a preamble or a site have no recorded name? */
+static bool unnamed_ids(const struct audit_file *f)
+{
+	size_t n;
+	for (size_t i = 0; i < f->npre; i++)
+		if (tables_type_names(f, f->pre[i].id, &n), !n)
+			return true;
+	for (size_t i = 0; i < f->nsites; i++)
+		if (tables_type_names(f, f->sites[i].id, &n), !n)
+			return true;
+	return false;
+}
+
 int targets_report(struct audit_file *f, const struct targets_opts *o)
 {
 	qsort(f->pre, f->npre, sizeof(*f->pre), by_id);
+	/* Ids kcfi-as left no name for (Clang, an older kcfi-as): from the
+	 * DWARF's function types, where the file has DWARF. */
+	size_t from_dwarf = unnamed_ids(f) ? dwarf_names(f) : 0;
 	size_t count[NBUCKETS] = { 0 };
 	struct id_use *use = calloc(f->nsites + 1, sizeof(*use));
 	size_t nuse = 0;
@@ -135,7 +169,7 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 		return -1;
 	}
 	if (csv)
-		fprintf(csv, "file,section,offset,function,id,targets\n");
+		fprintf(csv, "file,section,offset,function,id,targets,type\n");
 	if (json) {
 		fprintf(json, "{\"file\": ");
 		json_string(json, f->path);
@@ -156,20 +190,30 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 		size_t fn = audit_func_at(f, s->at);
 		const char *fname = fn == (size_t)-1 ? "?" : f->syms[fn].name;
 		const char *sec = f->secs[s->at.shndx].name;
+		char many[1024];
+		const char *type = type_of(f, s->id, many, sizeof(many));
 		if (csv) {
 			csv_quote(csv, f->path);
 			fputc(',', csv);
 			csv_quote(csv, sec);
 			fprintf(csv, ",0x%llx,", (unsigned long long)s->at.off);
 			csv_quote(csv, fname);
-			fprintf(csv, ",0x%08x,%zu\n", s->id, n);
+			fprintf(csv, ",0x%08x,%zu,", s->id, n);
+			if (type)
+				csv_quote(csv, type);
+			fputc('\n', csv);
 		}
 		if (json) {
 			fprintf(json, "%s\n  {\"section\": ", i ? "," : "");
 			json_string(json, sec);
 			fprintf(json, ", \"offset\": %llu, \"function\": ", (unsigned long long)s->at.off);
 			json_string(json, fname);
-			fprintf(json, ", \"id\": \"0x%08x\", \"targets\": %zu}", s->id, n);
+			fprintf(json, ", \"id\": \"0x%08x\", \"targets\": %zu, \"type\": ", s->id, n);
+			if (type)
+				json_string(json, type);
+			else
+				fputs("null", json);
+			fputc('}', json);
 		}
 	}
 	printf("%s: targets per checked call site (%zu sites, %zu preambles):\n", f->path,
@@ -183,15 +227,46 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 			fprintf(json, "%s\"%s\": %zu", b ? ", " : "", buckets[b].label, count[b]);
 		fprintf(json, "}}\n");
 	}
-	/* The most permissive ids: kcfi-as records no type names in the
-	 * object, so a function that carries the id stands for the type. */
+	/* The most permissive ids, each with its type's mangled name where
+	 * kcfi-as recorded it (Clang records none: then a function that
+	 * carries the id is all that stands for the type), and one function. */
 	qsort(use, nuse, sizeof(*use), by_targets);
-	printf("%s: most permissive type ids (targets, sites, one function of the type):\n", f->path);
+	printf("%s: most permissive type ids (targets, sites, type, one function of the type):\n",
+	       f->path);
 	for (size_t k = 0; k < nuse && k < o->top; k++) {
 		size_t first, n = with_id(f, use[k].id, &first);
-		printf("  0x%08x %6zu %6zu  %s\n", use[k].id, use[k].targets, use[k].sites,
-		       n ? f->syms[f->pre[first].func].name : "(none in this file)");
+		char many[1024];
+		const char *type = type_of(f, use[k].id, many, sizeof(many));
+		printf("  0x%08x %6zu %6zu  %s  %s\n", use[k].id, use[k].targets, use[k].sites,
+		       type ? type : "?", n ? f->syms[f->pre[first].func].name : "(none in this file)");
 	}
+	/* How far the names go, and whether two types share an id: ids that
+	 * the checks and preambles use, counted once each. */
+	size_t ids = 0, named = 0, collisions = 0;
+	for (size_t i = 0; i < f->npre + nuse; i++) {
+		uint32_t id = i < f->npre ? f->pre[i].id : use[i - f->npre].id;
+		if (i < f->npre ? i && f->pre[i - 1].id == id
+				: with_id(f, id, &(size_t){ 0 }))
+			continue;	/* seen: a repeated preamble id, or a site id with preambles */
+		size_t nn;
+		tables_type_names(f, id, &nn);
+		ids++;
+		named += nn > 0;
+		collisions += nn > 1;
+	}
+	char dwarf[64] = "";
+	if (from_dwarf)
+		snprintf(dwarf, sizeof(dwarf), "; %zu from DWARF", from_dwarf);
+	if (f->nnames)
+		printf("%s: type names for %zu of %zu ids (%s%s), %zu of them with more "
+		       "than one name (a hash collision)\n", f->path, named, ids,
+		       f->name_hashes == 1u << KCFI_HASH_FNV1A ? "FNV-1a" :
+		       f->name_hashes == 1u << KCFI_HASH_XXHASH64 ? "xxHash64" : "both hashes",
+		       dwarf, collisions);
+	else
+		printf("%s: type names unavailable: the file has no kcfi-as name records (built "
+		       "by Clang, or by a kcfi-as before them, or stripped) and no DWARF that "
+		       "gives them\n", f->path);
 	int rc = 0;
 	if (csv && fclose(csv))
 		rc = -1;

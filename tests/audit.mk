@@ -4,12 +4,16 @@
 #            (check removed, exemption removed, wrong preamble id, trap
 #            entry moved, check before another register), -g source lines
 #   targets  --targets: distribution, CSV, JSON, the gnuplot histogram
+#   names    --targets: the mangled name of each type, from kcfi-as's
+#            records (both hashes, ld -r, a wrong record, stripped); the
+#            check in Clang's form (any register), clang when installed
 #   cross    aarch64, riscv64 (RVC and not) objects: counts, a removed check
 #   hostile  truncated and bit-flipped ELF: exit 0/1/2, never a crash
 AUDIT_TESTS = \
 	tests/audit/verify.sh \
 	tests/audit/targets.sh \
+	tests/audit/names.sh \
 	tests/audit/cross.sh \
 	tests/audit/hostile.sh
 TESTS += $(AUDIT_TESTS)
-EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c
+EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c tests/audit/names.c

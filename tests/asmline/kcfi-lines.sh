@@ -40,14 +40,19 @@ awk -v name="$T/in.s" '
 	{ print }' "$T/in.s" >"$T/expected"
 
 # shape OUT: OUT with the ids replaced by V; checks that the id of f<I>
-# depends on I % 40 only, and takes 40 different values.
+# depends on I % 40 only, and takes 40 different values, and that the
+# type name records at the end (asmpass/exempt.h) name those 40, which it
+# leaves out.
 shape() {
-	awk '/^\t\.set\t__kcfi_typeid_f[0-9]+, [0-9]+$/ {
+	awk '/^\t\.pushsection\t\.debug_kcfi_exempt,/ { names = 1 }
+	names { if (/^\t\.quad\t[0-9]+, [0-9]+, 65$/) { n = $2; sub(/,$/, "", n); named[n] = 1 }; next }
+	/^\t\.set\t__kcfi_typeid_f[0-9]+, [0-9]+$/ {
 		i = $2; sub(/,$/, "", i); sub(/.*_f/, "", i); k = i % 40
 		if ((k in id) && id[k] != $3) { print "id of f" i " differs from others of its type" > "/dev/stderr"; exit 1 }
 		if (!(k in id)) { id[k] = $3; types++; if ($3 in seen) { print "two types, one id" > "/dev/stderr"; exit 1 }; seen[$3] = 1 }
 		sub(/, [0-9]+$/, ", V")
-	} { print } END { if (types != 40) { print "ids of " types " types, not 40" > "/dev/stderr"; exit 1 } }' "$1"
+	} { print } END { if (types != 40) { print "ids of " types " types, not 40" > "/dev/stderr"; exit 1 }
+		for (i in seen) if (!(i in named)) { print "no name record for " i > "/dev/stderr"; exit 1 } }' "$1"
 }
 
 check "800 KB of directives, read from the file" sh -c \

@@ -1,6 +1,7 @@
 #!/bin/sh
-# kcfi-audit on truncated and bit-flipped ELF files (an object and a shared
-# library from kcfi-gcc): every run ends with exit status 0, 1 or 2, never a
+# kcfi-audit --targets on truncated and bit-flipped ELF files (an object,
+# the same without its records, and a shared library from kcfi-gcc): every
+# run ends with exit status 0, 1 or 2, never a
 # signal or a sanitizer report (with --enable-sanitizers this runs under
 # ASan/UBSan, exit 86), and exit 2 always comes with "kcfi-audit: FILE:
 # error: ...".  The mutations are pseudo-random but fixed (awk's srand(N)), so
@@ -13,15 +14,19 @@ esac
 [ -f "${KCFI_PLUGIN:-}" ] || skip "the plugin is not built"
 SEED=${HOSTILE_SEED:-17}
 
+# dwarf.o: prog.o without kcfi-as's records, so that --targets takes the
+# type names from the DWARF (audit/dwarf-names.c) and that path meets the
+# mutations too.
 "$KCFI_GCC" -fsanitize=kcfi -O2 -g -c -o "$T/prog.o" "$A/prog.c" &&
-	"$KCFI_GCC" -fsanitize=kcfi -O2 -shared -fPIC -nostartfiles -o "$T/lib.so" "$A/prog.c" "$A/target.c" ||
+	"$KCFI_GCC" -fsanitize=kcfi -O2 -shared -fPIC -nostartfiles -o "$T/lib.so" "$A/prog.c" "$A/target.c" &&
+	objcopy --remove-section=.debug_kcfi_exempt "$T/prog.o" "$T/dwarf.o" ||
 	{ fail "building the inputs"; finish; }
 
 bad=0 runs=0 errors=0
 # one FILE: run kcfi-audit on a mutated FILE and judge how it ended.
 one() {
 	runs=$((runs + 1))
-	"$AUDIT" "$1" >"$T/out" 2>"$T/err"
+	"$AUDIT" --targets "$1" >"$T/out" 2>"$T/err"
 	rc=$?
 	if [ $rc -gt 2 ] || grep -q 'Sanitizer\|runtime error:' "$T/err"; then
 		bad=$((bad + 1))
@@ -33,7 +38,7 @@ one() {
 	fi
 }
 
-for f in prog.o lib.so; do
+for f in prog.o lib.so dwarf.o; do
 	size=$(wc -c < "$T/$f")
 	shoff=$(od -An -tu8 -j 40 -N 8 "$T/$f" | tr -d ' ')
 	# Truncations: every 397th length, and each of the last 16 bytes.

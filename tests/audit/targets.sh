@@ -20,11 +20,11 @@ check "the distribution: one site with 1 target, one with 2-4" sh -c \
 	"grep -qx '  1              1   50.0%' '$T/t.out' && grep -qx '  2-4            1   50.0%' '$T/t.out' &&
 	 grep -qx '  >100           0    0.0%' '$T/t.out'"
 check "the most permissive id first: int (int), 4 functions, 1 site" sh -c \
-	"grep -A1 'most permissive' '$T/t.out' | tail -1 | grep -qE '^  $II +4 +1  (inc|dbl|neg|ext_target)\$'"
-check "CSV: a header and one line per site, with its function and targets" sh -c \
-	"[ \$(wc -l < '$T/t.csv') -eq 3 ] && head -1 '$T/t.csv' | grep -qx 'file,section,offset,function,id,targets' &&
-	 grep -qE '^\"$T/lib.so\",\".text\",0x[0-9a-f]+,\"apply\",$II,4\$' '$T/t.csv' &&
-	 grep -qE '^\"$T/lib.so\",\".text\",0x[0-9a-f]+,\"run\",$VV,1\$' '$T/t.csv'"
+	"grep -A1 'most permissive' '$T/t.out' | tail -1 | grep -qE '^  $II +4 +1  _ZTSFiiE  (inc|dbl|neg|ext_target)\$'"
+check "CSV: a header and one line per site, with its function, targets and type" sh -c \
+	"[ \$(wc -l < '$T/t.csv') -eq 3 ] && head -1 '$T/t.csv' | grep -qx 'file,section,offset,function,id,targets,type' &&
+	 grep -qE '^\"$T/lib.so\",\".text\",0x[0-9a-f]+,\"apply\",$II,4,\"_ZTSFiiE\"\$' '$T/t.csv' &&
+	 grep -qE '^\"$T/lib.so\",\".text\",0x[0-9a-f]+,\"run\",$VV,1,\"_ZTSFvvE\"\$' '$T/t.csv'"
 if command -v python3 >/dev/null; then
 	check "JSON: parses, two sites, the same distribution" python3 -c "
 import json, sys

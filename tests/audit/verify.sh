@@ -66,6 +66,16 @@ check "hand-written assembly next to C: named as outside, the rest holds" sh -c 
 	 \"$T/mixed.o: .text+$(hex "$hand") <hand>: indirect jump 'jmp rdi' outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\" &&
 	 grep -q ': 2 checked, 3 exempt (inline-asm 1, no-sanitize 1, jump-table 1), 0 unchecked, 1 outside instrumented code, $NF instrumented functions, ' '$T/mixed.o.audit'"
 
+# Code past the end of the last function symbol, under a label with no
+# type (Linux's head_64.S: SYM_CODE_START_LOCAL(common_startup_64) follows
+# load_trampoline_pgtable and holds call *initial_code(%rip)): named by
+# that label, not by the function before it.
+printf '\t.text\n\t.globl\tsized\n\t.type\tsized, @function\nsized:\n\tret\n\t.size\tsized, 1\nuntyped_code:\n\txorl\t%%ebp, %%ebp\n\tcall\t*initial(%%rip)\n\tud2\n\t.data\ninitial:\n\t.quad\tsized\n' > "$T/untyped.s"
+as -o "$T/untyped.o" "$T/untyped.s"
+check "a branch under an untyped label after a function: named by the label" sh -c \
+	". '$A/lib.sh'; audited '$T/untyped.o' 1 &&
+	 grep -q \"^$T/untyped.o: .text+0x3 <untyped_code>: indirect call 'call qword ptr \\[rip\\]' outside the code kcfi-as instrumented\" '$T/untyped.o.audit'"
+
 # -- a check removed by hand ------------------------------------------------
 # apply's check: the four instructions from its movl to its ud2 (labels and
 # the .kcfi_traps entry stay, so that entry now names the call).

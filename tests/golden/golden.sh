@@ -239,4 +239,17 @@ for f in arm-thumb arm-arm; do
 	check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 		"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 done
+
+# The type name records at the end of each expectation (KCFI_TYPE_NAME,
+# asmpass/exempt.h): each id is the FNV-1a of its name, and the name fits
+# the records that follow (N * 24 bytes with its NUL).
+for e in "$G"/*.expected; do
+	f=$(basename "$e" .expected)
+	awk '/^	\.quad	[0-9]+, [0-9]+, 65$/ { split($2 $3, w, ","); id = w[1]; n = w[2]; next }
+	     id != "" && /^	\.ascii	"/ { s = $2; gsub(/"/, "", s); print id, n, s; id = "" }' "$e" > "$T/$f.names"
+	check "$f: type name records, each id the FNV-1a of its name" sh -c \
+		". '$top_srcdir/tests/lib.sh'; [ -s '$T/$f.names' ] && while read -r id n s; do
+			[ \$(printf '%u' \$(fnv1a \$s)) -eq \$id ] && [ \$(( (\${#s} + 24) / 24 )) -eq \$n ] || { echo \"\$id \$n \$s\"; exit 1; }
+		 done < '$T/$f.names'"
+done
 finish
