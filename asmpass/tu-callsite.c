@@ -232,15 +232,8 @@ int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 {
 	if (!t->instrumented)
 		return 0;
-	if (t->func.active) {
-		struct slice w = s->text;
-		if (t->func.prefix_seen && slice_eq(w, "nop")) {
-			t->func.nops++;
-			return 0;
-		}
-		return fail(t, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
-			    (int)s->text.n, s->text.p, t->func.name.data, t->func.line);
-	}
+	if (t->func.active)
+		return entry_insn(t, s);
 	struct kcfi_branch b;
 	t->arch->classify(s->text.p, s->text.n, &b);
 	t->prefix_line = b.cls == INSN_PREFIX && !t->call.active ? t->loc.line : 0;

@@ -1,6 +1,6 @@
 /* Per-function state between .kcfi_func and the function's label: the
  * output is held back meanwhile so the preamble can go after the alignment
- * and before GCC's patchable prefix NOPs. */
+ * and before GCC's patchable prefix NOPs, which are counted here. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -52,7 +52,7 @@ static void insert_entry(void *p)
 
 /* The label of the pending function: release what was held back, with the
  * preamble at the right place. */
-int finish_entry(struct tu *t)
+static int finish_entry(struct tu *t)
 {
 	struct pending_func *f = &t->func;
 	unsigned nops = f->prefix_seen ? f->nops : 0;
@@ -82,11 +82,54 @@ int finish_entry(struct tu *t)
 	return 0;
 }
 
+/* A label while the function is pending: its own ends the wait, GCC's
+ * .LPFE label says where the patchable prefix NOPs begin. */
+int entry_label(struct tu *t, struct stmt *s)
+{
+	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
+	if (same_symbol(s->name, fname))
+		return finish_entry(t);
+	if (!t->func.prefix_seen && slice_starts(s->name, ".LPFE")) {
+		t->func.prefix_seen = true;
+		t->func.prefix_off = sink_held_len(t->out);
+		t->func.prefix_line = t->loc.line;
+	}
+	return 0;
+}
+
+/* An instruction while the function is pending: only the prefix NOPs may
+ * come before its label, a preamble cannot go in front of anything else. */
+int entry_insn(struct tu *t, struct stmt *s)
+{
+	struct slice w = s->text;
+	if (t->func.prefix_seen && slice_eq(w, "nop")) {
+		t->func.nops++;
+		return 0;
+	}
+	return fail(t, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
+		    (int)s->text.n, s->text.p, t->func.name.data, t->func.line);
+}
+
 /* The alignment in bytes (GNU as takes up to 2^31 in ELF). */
-unsigned parse_align(const struct tu *t, struct stmt *s)
+static unsigned parse_align(const struct tu *t, struct stmt *s)
 {
 	unsigned long v = strtoul(s->args.p, NULL, 0);
 	if (dir_is(s, "p2align") || (dir_is(s, "align") && t->arch->align_pow2))
 		return v <= 31 ? 1u << v : 1;
 	return v >= 1 && v <= (1ul << 31) ? (unsigned)v : 1;
+}
+
+/* A directive while the function is pending: the preamble needs the
+ * function's alignment and binding. */
+void entry_directive(struct tu *t, struct stmt *s)
+{
+	if (dir_is(s, "p2align") || dir_is(s, "balign") || dir_is(s, "align")) {
+		unsigned a = parse_align(t, s);
+		if (a > t->func.align)
+			t->func.align = a;
+	} else if (dir_is(s, "globl") || dir_is(s, "global") || dir_is(s, "weak")) {
+		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
+		if (same_symbol(s->args, fname))
+			t->func.binding = dir_is(s, "weak") ? ".weak" : ".globl";
+	}
 }

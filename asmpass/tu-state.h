@@ -119,6 +119,7 @@ int fail(struct tu *t, size_t col, const char *fmt, ...)
 void put(struct tu *t, const char *p, size_t n);
 void resync(struct tu *t, unsigned long n);
 struct slice unquoted(struct slice s);
+bool same_symbol(struct slice a, struct slice b);
 const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name);
 const char *dir_name(enum kcfi_dir k);
 
@@ -141,8 +142,9 @@ int on_extern(struct tu *t, const struct kcfi_directive *d);
 
 /* tu-entry.c */
 int on_func(struct tu *t, const struct kcfi_directive *d);
-int finish_entry(struct tu *t);
-unsigned parse_align(const struct tu *t, struct stmt *s);
+int entry_label(struct tu *t, struct stmt *s);
+int entry_insn(struct tu *t, struct stmt *s);
+void entry_directive(struct tu *t, struct stmt *s);
 
 /* tu-callsite.c */
 bool lenient(const struct pending_call *c);

@@ -103,7 +103,7 @@ struct slice unquoted(struct slice s)
 	return s;
 }
 
-static bool same_symbol(struct slice a, struct slice b)
+bool same_symbol(struct slice a, struct slice b)
 {
 	a = unquoted(a);
 	b = unquoted(b);
@@ -170,17 +170,7 @@ static int on_label(struct tu *t, struct stmt *s)
 	 * and entered only through a call, which is checked: its branch needs
 	 * no annotation.  The next label ends it. */
 	t->in_tramp = is_trampoline_label(s->name);
-	if (!t->func.active)
-		return 0;
-	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
-	if (same_symbol(s->name, fname))
-		return finish_entry(t);
-	if (!t->func.prefix_seen && slice_starts(s->name, ".LPFE")) {
-		t->func.prefix_seen = true;
-		t->func.prefix_off = sink_held_len(t->out);
-		t->func.prefix_line = t->loc.line;
-	}
-	return 0;
+	return t->func.active ? entry_label(t, s) : 0;
 }
 
 static int on_directive(struct tu *t, struct stmt *s)
@@ -220,17 +210,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 		return 0;
 	if (dir_is(s, "symver"))
 		symver_note(&t->symvers, s->args);
-	if (!t->func.active)
-		return 0;
-	if (dir_is(s, "p2align") || dir_is(s, "balign") || dir_is(s, "align")) {
-		unsigned a = parse_align(t, s);
-		if (a > t->func.align)
-			t->func.align = a;
-	} else if (dir_is(s, "globl") || dir_is(s, "global") || dir_is(s, "weak")) {
-		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
-		if (same_symbol(s->args, fname))
-			t->func.binding = dir_is(s, "weak") ? ".weak" : ".globl";
-	}
+	if (t->func.active)
+		entry_directive(t, s);
 	return 0;
 }
 
