@@ -51,8 +51,9 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	if (!t->arch)
 		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers",
 			    triple, d->ptr_bits);
-	if (t->intel_syntax)
-		return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
+	for (unsigned i = 0; i < 32 && arch_nth(i); i++)
+		if (arch_nth(i) == t->arch && (t->foreign_syntax >> i & 1))
+			return fail(t, 0, "%s", t->arch->syntax_refusal);
 	t->instrumented = true;
 	t->prefix_nops = d->prefix;
 	t->arch_opts.cs_prefix = t->opts.cs_prefix;

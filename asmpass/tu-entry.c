@@ -102,7 +102,7 @@ int entry_label(struct tu *t, struct stmt *s)
 int entry_insn(struct tu *t, struct stmt *s)
 {
 	struct slice w = s->text;
-	if (t->func.prefix_seen && slice_eq(w, "nop")) {
+	if (t->func.prefix_seen && slice_eq(w, t->arch->nop)) {
 		t->func.nops++;
 		return 0;
 	}

@@ -100,7 +100,9 @@ struct tu {
 	} seq;
 	unsigned needs;			/* emitters' needs, for tu_end() */
 	bool cfi;			/* a .cfi_startproc was seen */
-	bool intel_syntax;		/* .intel_syntax is in force (outside #APP) */
+	/* Bit I: backend arch_nth(I) cannot read the syntax in force outside
+	 * #APP (its syntax_directive()), as seen before .kcfi_version. */
+	unsigned foreign_syntax;
 	unsigned serial;
 	unsigned exempt_serial;		/* labels of .debug_kcfi_exempt records */
 	struct buf scratch;

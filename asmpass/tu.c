@@ -173,6 +173,28 @@ static int on_label(struct tu *t, struct stmt *s)
 	return t->func.active ? entry_label(t, s) : 0;
 }
 
+/* GCC prints a syntax switch (x86 -masm=intel) before the plugin's first
+ * word, when the backend that must read what follows is not known yet:
+ * every backend says what the directive means to it then. */
+static int on_syntax(struct tu *t, const struct stmt *s)
+{
+	if (t->instrumented) {
+		if (t->arch->syntax_directive &&
+		    t->arch->syntax_directive(s->name.p, s->name.n) > 0)
+			return fail(t, 0, "%s", t->arch->syntax_refusal);
+		return 0;
+	}
+	const struct kcfi_arch *a;
+	for (unsigned i = 0; i < 32 && (a = arch_nth(i)); i++) {
+		int r = a->syntax_directive ? a->syntax_directive(s->name.p, s->name.n) : -1;
+		if (r > 0)
+			t->foreign_syntax |= 1u << i;
+		else if (r == 0)
+			t->foreign_syntax &= ~(1u << i);
+	}
+	return 0;
+}
+
 static int on_directive(struct tu *t, struct stmt *s)
 {
 	if (t->call.active && !is_debug_directive(s->name)) {
@@ -199,13 +221,9 @@ static int on_directive(struct tu *t, struct stmt *s)
 		return fail(t, 0, "%s", msg);
 	if (r > 0)
 		t->in_tramp = false;
-	/* GCC prints .intel_syntax (-masm=intel) before the plugin's first
-	 * word; inline assembly may switch syntax for itself and back. */
-	if (!t->in_app && (dir_is(s, "intel_syntax") || dir_is(s, "att_syntax"))) {
-		t->intel_syntax = ascii_lower(s->name.p[0]) == 'i';
-		if (t->intel_syntax && t->instrumented)
-			return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
-	}
+	/* Inline assembly may switch syntax for itself and back. */
+	if (!t->in_app && on_syntax(t, s))
+		return -1;
 	if (r > 0 || !t->instrumented)
 		return 0;
 	if (dir_is(s, "symver"))
