@@ -428,6 +428,6 @@ const struct kcfi_arch arch_riscv64 = {
 	/* lw lui addiw beq ebreak.  GNU as relaxes riscv branches, but GCC's
 	 * length estimates also place literal pools and alignment: keep them
 	 * honest as on aarch64. */
-	.check_statements = 5,
+	.check_statements = KCFI_CHECK_STATEMENTS_RISCV64,
 	.trap_word = ".word",
 };

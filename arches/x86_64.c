@@ -865,6 +865,6 @@ const struct kcfi_arch arch_x86_64 = {
 	.align_pow2 = false,
 	.nop_bytes = 1,
 	.nop = "nop",
-	.check_statements = 0,	/* GNU as relaxes x86 branches */
+	.check_statements = KCFI_CHECK_STATEMENTS_X86_64,
 	.trap_word = ".long",
 };

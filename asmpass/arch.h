@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "asmpass/emit.h"
+#include "common/kcfi-targets.h"
 
 /* What an instruction statement is, as far as control flow goes. */
 enum insn_class {

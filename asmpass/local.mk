@@ -16,6 +16,7 @@ libasmpass_a_SOURCES += \
 	asmpass/tu-callsite.c asmpass/tu-directives.c asmpass/tu-entry.c \
 	asmpass/tu-exempt.c asmpass/tu-seq.c asmpass/tu-stubs.c \
 	asmpass/typetab.c asmpass/typetab.h \
+	common/kcfi-targets.h \
 	grammar/asmline.h
 nodist_libasmpass_a_SOURCES = grammar/asmline-lex.c
 

@@ -7,6 +7,7 @@
 
 #include "asmpass/exempt.h"
 #include "asmpass/tu-state.h"
+#include "common/kcfi-targets.h"
 
 static bool clang_allows_typeid_name(struct slice s)
 {
@@ -32,7 +33,7 @@ void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
 		     const char *binding)
 {
 	char alias[512];
-	snprintf(alias, sizeof(alias), "%s", prefixed_symbol(t, "__kcfi_stub_", name));
+	snprintf(alias, sizeof(alias), "%s", prefixed_symbol(t, KCFI_STUB_PREFIX, name));
 	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 			      .trap_word = t->arch->trap_word };
 	emit(&em, "\t%s\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n\t.set\t%s, %.*s\n",
@@ -55,9 +56,9 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 	size_t n = unquoted(d->name).n;
 	if (n > sizeof(stub) - 32)
 		return fail(t, 0, "symbol name too long for an extern stub");
-	snprintf(stub, sizeof(stub), "%s", prefixed_symbol(t, "__kcfi_stub_", d->name));
-	snprintf(cfi, sizeof(cfi), "%s", prefixed_symbol(t, "__cfi___kcfi_stub_", d->name));
-	snprintf(sect, sizeof(sect), "%s", prefixed_symbol(t, ".text.__kcfi_stub_", d->name));
+	snprintf(stub, sizeof(stub), "%s", prefixed_symbol(t, KCFI_STUB_PREFIX, d->name));
+	snprintf(cfi, sizeof(cfi), "%s", prefixed_symbol(t, "__cfi_" KCFI_STUB_PREFIX, d->name));
+	snprintf(sect, sizeof(sect), "%s", prefixed_symbol(t, ".text." KCFI_STUB_PREFIX, d->name));
 	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
 	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t16\n",
