@@ -206,14 +206,13 @@ static void a64_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 
 /* BTI C (spelt as its hint, which every assembler takes): the stub is a
  * target of indirect calls under -mbranch-protection=bti, a NOP elsewhere.
- * The linker gives B a PLT entry or a veneer where TARGET is far. */
-/* BTI C, then through the GOT entry &NAME would have read (see the x86_64
+ * Then through the GOT entry &NAME would have read (see the x86_64
  * stub for why not the PLT); x16 is the register BTI lets br reach a
  * "bti c" through, and free at a call. */
 static void a64_emit_stub_jump(struct emitter *e, const char *target, const char *label)
 {
 	emit(e, "\thint\t34\n\tadrp\tx16, :got:%s\n\tldr\tx16, [x16, :got_lo12:%s]\n"
-	     "%s:\n\tbr\tx16\n", target, target, label);
+	     "%s:\n\tbr\tx16\n\tbl\t%s\n", target, target, label, target);
 }
 
 /* GCC marks the blr of a TLS descriptor call with .tlsdesccall, between

@@ -264,8 +264,8 @@ static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
  * not the PLT); t1 is a temporary no argument lives in. */
 static void rv_emit_stub_jump(struct emitter *e, const char *target, const char *label)
 {
-	emit(e, "1:\tauipc\tt1, %%got_pcrel_hi(%s)\n\tld\tt1, %%pcrel_lo(1b)(t1)\n%s:\n\tjr\tt1\n",
-	     target, label);
+	emit(e, "1:\tauipc\tt1, %%got_pcrel_hi(%s)\n\tld\tt1, %%pcrel_lo(1b)(t1)\n%s:\n\tjr\tt1\n"
+	     "\tcall\t%s\n", target, label, target);
 }
 
 static void rv_emit_entry(struct emitter *e, const struct kcfi_entry *f)

@@ -824,7 +824,8 @@ static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
  * relocating, before any PLT slot is bound (binutils' pr18841). */
 static void x86_emit_stub_jump(struct emitter *e, const char *target, const char *label)
 {
-	emit(e, "\tendbr64\n%s:\n\tjmp\t*%s@GOTPCREL(%%rip)\n", label, target);
+	emit(e, "\tendbr64\n%s:\n\tjmp\t*%s@GOTPCREL(%%rip)\n\tcall\t%s@PLT\n",
+	     label, target, target);
 }
 
 /* GCC -masm=intel prints .intel_syntax; the patterns here read AT&T. */

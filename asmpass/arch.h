@@ -120,7 +120,12 @@ struct kcfi_arch {
 	/* The body of an extern stub (doc/extern-stubs.md): whatever an
 	 * indirect branch may land on first, then a jump to TARGET, a symbol
 	 * (quoted if it must be) that may live in a shared library, with the
-	 * label LABEL on the jump itself (its .debug_kcfi_exempt record). */
+	 * label LABEL on the jump itself (its .debug_kcfi_exempt record).
+	 * Then an unreachable direct call of TARGET: the unit's own calls of
+	 * TARGET now go to the stub, and without a PLT-type reference left
+	 * the linker would decide differently about an IFUNC the executable
+	 * defines and a shared library uses (no canonical PLT entry: ld.so
+	 * then refuses the circular IFUNC, binutils' pr23169d/f). */
 	void (*emit_stub_jump)(struct emitter *e, const char *target, const char *label);
 	/* Optional: set up O->isa for a new TU from O->march. */
 	void (*tu_start)(struct kcfi_arch_opts *o);

@@ -263,6 +263,23 @@ static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 	return 0;
 }
 
+/* .kcfi_stub_alias NAME, BINDING: the binding NAME's own .globl or .weak
+ * gives it, which the alias must share (doc/directives.md 2.3). */
+static int parse_binding(struct cursor *c, struct kcfi_directive *d)
+{
+	struct slice key;
+	int rc = next_key(c, &key);
+	if (rc <= 0)
+		return rc ? rc : fail(c, "expected \", globl\" or \", weak\"");
+	if (slice_eq(key, "weak"))
+		d->weak = true;
+	else if (!slice_eq(key, "globl")) {
+		c->p -= key.n;
+		return fail(c, "expected globl or weak");
+	}
+	return 0;
+}
+
 /* .kcfi_call's optional operands after the id: ", chain=REG" (the register
  * the call passes a static chain in). */
 static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
@@ -326,6 +343,7 @@ static const struct {
 	DIRECTIVE("require_plugin", KD_REQUIRE_PLUGIN),
 	DIRECTIVE("typeinfo", KD_TYPEINFO),
 	DIRECTIVE("reserved", KD_RESERVED),
+	DIRECTIVE("stub_alias", KD_STUB_ALIAS),
 };
 #undef DIRECTIVE
 enum { NDIRECTIVES = sizeof(directives) / sizeof(directives[0]) };
@@ -400,6 +418,9 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 		break;
 	case KD_RESERVED:
 		rc = parse_reserved(&c, d);
+		break;
+	case KD_STUB_ALIAS:
+		rc = parse_name(&c, &d->name) || parse_binding(&c, d);
 		break;
 	case KD_TYPEINFO:
 		rc = parse_name(&c, &d->name) || expect_comma(&c) ||

@@ -19,6 +19,7 @@ enum kcfi_dir {
 	KD_REQUIRE_PLUGIN,
 	KD_TYPEINFO,
 	KD_RESERVED,
+	KD_STUB_ALIAS,
 };
 
 /* What keeps a register from a check (.kcfi_reserved's KIND). */
@@ -40,6 +41,7 @@ struct kcfi_directive {
 	unsigned reserve;		/* .kcfi_call: statements reserved (>= 1) */
 	struct slice chain;		/* .kcfi_call chain=REG, quotes kept (empty: none) */
 	bool stub;			/* .kcfi_extern NAME, ID, stub; .kcfi_func ..., stub */
+	bool weak;			/* .kcfi_stub_alias NAME, weak */
 	/* .kcfi_reserved REG, KIND, "WHY" (REG in name) */
 	enum kcfi_reserve_kind reserve_kind;
 	struct slice why;		/* between the quotes, escapes kept */

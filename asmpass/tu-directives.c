@@ -218,6 +218,11 @@ int kcfi_line(struct tu *t, const char *p, size_t n)
 	case KD_RESERVED:
 		rc = on_reserved(t, &d);
 		break;
+	case KD_STUB_ALIAS:
+		/* A public alias the unit defines: as for its functions. */
+		emit_stub_alias(t, d.name, d.name, d.weak ? ".weak" : ".globl");
+		rc = 1;
+		break;
 	case KD_REQUIRE_PLUGIN:
 		if (!t->require_plugin)
 			t->require_line = t->loc.line;

@@ -136,6 +136,7 @@ const char *dir_name(enum kcfi_dir k)
 		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
 		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
 		[KD_TYPEINFO] = ".kcfi_typeinfo", [KD_RESERVED] = ".kcfi_reserved",
+		[KD_STUB_ALIAS] = ".kcfi_stub_alias",
 	};
 	return names[k];
 }

@@ -83,6 +83,47 @@ kcfi_tag_calls (function *fun)
   return 0;
 }
 
+/* In lto1: a body from a unit compiled without KCFI (it has no
+   KCFI_ATTR_LTO_UNIT mark) is plain code, as its object would be in a link
+   without LTO, so its indirect calls are left unchecked.  They are tagged
+   so before the inliner can move them into a function of ours, where an
+   untagged call is refused as a lost type.  */
+void
+kcfi_tag_unmarked_bodies (void)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    {
+      /* Inline and IPA clones share their origin's body, which the
+	 partition may hold without defining the origin itself.  */
+      cgraph_node *origin = node;
+      while (origin->clone_of)
+	origin = origin->clone_of;
+      if (origin != node || origin->in_other_partition
+	  || !(origin->has_gimple_body_p () || origin->lto_file_data)
+	  || lookup_attribute (KCFI_ATTR_LTO_UNIT,
+			       DECL_ATTRIBUTES (origin->decl)))
+	continue;
+      if (!gimple_has_body_p (origin->decl))
+	origin->get_untransformed_body ();
+      function *fun = DECL_STRUCT_FUNCTION (origin->decl);
+      if (!fun || !fun->cfg)
+	continue;
+      auto_vec<gcall *> calls;
+      indirect_calls (fun, calls);
+      for (gcall *call : calls)
+	{
+	  tree fntype = gimple_call_fntype (call);
+	  if (lookup_attribute (KCFI_ATTR_CALL, TYPE_ATTRIBUTES (fntype)))
+	    continue;
+	  tree attrs = kcfi_attr_with (TYPE_ATTRIBUTES (fntype),
+				       KCFI_ATTR_CALL, "");
+	  gimple_call_set_fntype (call,
+				  build_type_attribute_variant (fntype, attrs));
+	}
+    }
+}
+
 /* After "einline": IPA-ICF compares call types loosely (to it all pointer
    parameters are alike) but demands equal DECL_ATTRIBUTES, so a summary of
    the call tags there keeps it from folding bodies that check different

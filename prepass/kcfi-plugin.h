@@ -75,6 +75,7 @@ unsigned kcfi_intern (const char *text);
 void kcfi_define_type (unsigned id);
 void kcfi_write_func (tree decl, unsigned id, bool stub_alias);	/* .kcfi_func */
 void kcfi_write_extern (tree decl, unsigned id, const char *stub_target);
+void kcfi_write_stub_alias (tree decl);	/* .kcfi_stub_alias */
 						/* .kcfi_extern */
 void kcfi_prefetch_symbol (tree decl, unsigned step);
 void kcfi_write_reserved (const char *reg, const char *kind, const char *why);
@@ -122,6 +123,7 @@ void kcfi_wrap_typeinfo_diagnostics (void);
 
 /* The passes; plugin.cc wraps and places them.  */
 unsigned kcfi_tag_calls (function *);		/* gimple-passes.cc */
+void kcfi_tag_unmarked_bodies (void);
 unsigned kcfi_summarize_calls (function *);
 unsigned kcfi_guard_tail_merge (function *);
 unsigned kcfi_mark_calls (function *);		/* rtl-passes.cc */

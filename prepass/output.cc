@@ -194,6 +194,16 @@ kcfi_write_extern (tree decl, unsigned id, const char *stub_target)
   end_line ();
 }
 
+/* DECL is a public alias this unit defines (extern-stubs.cc).  */
+void
+kcfi_write_stub_alias (tree decl)
+{
+  line += "\t.kcfi_stub_alias ";
+  put_symbol (decl);
+  line += DECL_WEAK (decl) ? ", weak" : ", globl";
+  end_line ();
+}
+
 /* Before the visibility pass only TREE_PUBLIC is known.  After it,
    externally_visible says more: whole-program LTO localises what no other
    object can reach, and LTO partitioning makes locals TREE_PUBLIC (hidden)

@@ -206,7 +206,10 @@ all_ipa_passes_start (void *, void *)
       if (follow_lto)
 	follow_marks ();
       if (kcfi_active)
-	kcfi_rename_extern_stubs ();
+	{
+	  kcfi_tag_unmarked_bodies ();
+	  kcfi_rename_extern_stubs ();
+	}
       return;
     }
   double start = stats ? thread_cpu_ms () : 0;
@@ -286,6 +289,9 @@ write_externs (void)
 	  || fndecl_built_in_p (decl, BUILT_IN_MD))
 	continue;
       kcfi_text *type = kcfi_function_type (decl);
+      /* Under LTO, only units compiled without KCFI took its address.  */
+      if (!type && in_lto_p)
+	continue;
       if (!type)
 	{
 	  error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
@@ -296,6 +302,26 @@ write_externs (void)
       kcfi_define_type (id);
       kcfi_write_extern (decl, id, kcfi_extern_stub_target (decl));
     }
+}
+
+/* Under -fsanitize-kcfi-extern-stubs, a public alias the unit defines is
+   one of the program's functions like those it defines with a body: units
+   that only declare it must meet it, not a stub of their own.  An IFUNC
+   is not: its address is the resolver's choice, which a stub reaches
+   through the GOT as for a function of libc (doc/extern-stubs.md).
+   Weakrefs and transparent aliases name other symbols, not new ones.  */
+static void
+write_stub_aliases (void)
+{
+  if (!kcfi_extern_stubs)
+    return;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (node->alias && node->definition && !node->weakref
+	&& !node->transparent_alias && !node->ifunc_resolver
+	&& !node->in_other_partition && TREE_PUBLIC (node->decl)
+	&& !DECL_EXTERNAL (node->decl))
+      kcfi_write_stub_alias (node->decl);
 }
 
 /* A fat LTO object's IR is written by now, as it would be in a slim one:
@@ -316,6 +342,7 @@ finish_unit (void *, void *)
     return;
   double start = stats ? thread_cpu_ms () : 0;
   write_externs ();
+  write_stub_aliases ();
   kcfi_emit_typeinfo ();
   if (stats)
     {

@@ -312,15 +312,22 @@ kcfi_emit_directives (function *fun)
     }
 
   tree decl = fun->decl;
+  /* Under LTO, a function from a unit compiled without KCFI stays what its
+     object would have been: no preamble, no alias for stubs (its calls
+     were left unchecked by kcfi_tag_unmarked_bodies).  */
+  bool plain = in_lto_p && !lookup_attribute (KCFI_ATTR_LTO_UNIT,
+					      DECL_ATTRIBUTES (decl));
   /* cc1 refuses the attribute that could cause this; under LTO it means
      the link line lacks the compile lines' -fpatchable-function-entry.  */
-  if (crtl->patch_area_entry != kcfi_prefix_nops)
+  if (!plain && crtl->patch_area_entry != kcfi_prefix_nops)
     error_at (DECL_SOURCE_LOCATION (decl), "kcfi: %qD has %u patchable "
 	      "NOPs before its entry, but this unit declares %u", decl,
 	      (unsigned) crtl->patch_area_entry, kcfi_prefix_nops);
   cgraph_node *node = cgraph_node::get (decl);
   unsigned own = 0;
-  if (node ? kcfi_wants_preamble (node, false) : TREE_PUBLIC (decl))
+  if (plain)
+    ;
+  else if (node ? kcfi_wants_preamble (node, false) : TREE_PUBLIC (decl))
     {
       if (kcfi_text *type = kcfi_function_type (decl))
 	kcfi_define_type (own = kcfi_type_id (type));
@@ -328,7 +335,7 @@ kcfi_emit_directives (function *fun)
 	error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
 		  "for %qD (was it compiled with the plugin?)", decl);
     }
-  kcfi_write_func (decl, own, kcfi_extern_stubs && TREE_PUBLIC (decl));
+  kcfi_write_func (decl, own, kcfi_extern_stubs && TREE_PUBLIC (decl) && !plain);
 
   for (auto &site : sites)
     {

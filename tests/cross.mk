@@ -5,6 +5,7 @@ CROSS_TESTS = \
 	tests/cross/forms.sh \
 	tests/cross/scan.sh \
 	tests/cross/run.sh \
+	tests/cross/options.sh \
 	tests/cross/interop.sh \
 	tests/cross/stress.sh \
 	tests/cross/regs.sh \

@@ -21,6 +21,8 @@
 #   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
 #   ccache       CC="ccache kcfi-gcc" misses after the plugin or kcfi-as changed
 #   extern-stubs -fsanitize-kcfi-extern-stubs: libc through pointers, typed
+#   options      distributions' hardening sets, kernel-like code generation,
+#                sanitizers, driver paths (-pipe, -save-temps): run, trap, audit
 #   finish-asm   -S gives finished assembly: plain as makes the -c code; -o -,
 #                several inputs, .S, refusals, the annotated opt-out
 E2E_TESTS = \
@@ -43,6 +45,7 @@ E2E_TESTS = \
 	tests/e2e/install.sh \
 	tests/e2e/ccache.sh \
 	tests/e2e/extern-stubs.sh \
+	tests/e2e/options.sh \
 	tests/e2e/finish-asm.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \

@@ -223,6 +223,96 @@ for z in lazy now; do
 	fi
 done
 
+# A function the executable defines and a shared library uses, whose
+# address another unit of the executable takes: an IFUNC (binutils'
+# pr23169d/f), an alias, a plain function.  The stub-mode unit reaches it
+# through the stub, so the stub must leave the linker the references the
+# unit had (a PLT-type one too), or it exports the IFUNC as such and ld.so
+# refuses the circular dependency with -z now.  Library first on the link
+# line, as the binutils test has it; the program checks &f == &f across
+# its units and calls f through a pointer in the library.  (The unit that
+# defines the IFUNC does not take its address: its &f is the resolver's
+# answer, not the stub, doc/extern-stubs.md.)
+cat >"$T/exedef-lib.c" <<'EOS'
+extern int f (void);
+int (*f_p) (void);
+int lib_use (void) { return f () + f_p (); }
+EOS
+cat >"$T/exedef-user.c" <<'EOS'
+#include <stdio.h>
+#include <stdlib.h>
+extern int f (void);
+extern int (*f_p) (void);
+extern int lib_use (void);
+extern int (*defined_addr (void)) (void);
+int main (void)
+{
+  int (*d) (void) = defined_addr ();
+  f_p = f;
+  if (f_p != &f || (d && d != &f))
+    abort ();
+  printf ("exedef: %d\n", lib_use ());
+  return 0;
+}
+EOS
+cat >"$T/exedef-ifunc.c" <<'EOS'
+static int impl (void) { return 21; }
+static void *resolve (void) { return impl; }
+int f (void) __attribute__ ((ifunc ("resolve")));
+int (*defined_addr (void)) (void) { return 0; }
+EOS
+cat >"$T/exedef-alias.c" <<'EOS'
+int impl (void) { return 21; }
+int f (void) __attribute__ ((alias ("impl")));
+int (*defined_addr (void)) (void) { return f; }
+EOS
+cat >"$T/exedef-plain.c" <<'EOS'
+int f (void) { return 21; }
+int (*defined_addr (void)) (void) { return f; }
+EOS
+for z in lazy now; do
+	stubs -O2 -fPIC -shared -Wl,-z,$z -o "$T/libexedef-$z.so" "$T/exedef-lib.c" ||
+		fail "the library that uses the program's f builds (-z $z)"
+	for kind in ifunc alias plain; do
+		for cc in "-fno-pie" "-fPIE"; do
+			exe=$T/exedef-$kind-$z$cc
+			if stubs -O2 $cc -no-pie -Wl,--no-as-needed,-z,$z -o "$exe" \
+				"$T/libexedef-$z.so" "$T/exedef-user.c" "$T/exedef-$kind.c"; then
+				check "the program's $kind f, used by a library, runs ($cc -no-pie, -z $z)" sh -c \
+					"LD_LIBRARY_PATH='$T' '$exe' | grep -qx 'exedef: 42'"
+			else
+				fail "the program with its $kind f builds ($cc -no-pie, -z $z)"
+			fi
+		done
+	done
+done
+
+# Which aliases get .kcfi_stub_alias: public ones with their binding; not
+# a static alias, a weakref (it names another symbol), an IFUNC (reached
+# through a stub like libc's) or a unit without the mode.
+cat >"$T/aliases.c" <<'EOS'
+int impl (void) { return 1; }
+int pub (void) __attribute__ ((alias ("impl")));
+int weak_pub (void) __attribute__ ((weak, alias ("impl")));
+static int priv (void) __attribute__ ((alias ("impl")));
+static int wref (void) __attribute__ ((weakref ("impl")));
+static void *resolve (void) { return impl; }
+int ifn (void) __attribute__ ((ifunc ("resolve")));
+int (*use (int i)) (void) { return i ? priv : wref; }
+EOS
+stubs -O2 -fsanitize-kcfi-annotated-asm -S -o "$T/aliases.s" "$T/aliases.c" ||
+	fail "the unit with aliases compiles"
+check "public aliases get .kcfi_stub_alias with their binding, nothing else does" sh -c \
+	"[ \"\$(grep '\.kcfi_stub_alias' '$T/aliases.s' | sort | tr -s ' \t' ' ')\" = ' .kcfi_stub_alias pub, globl
+ .kcfi_stub_alias weak_pub, weak' ]"
+check "without the mode no alias is announced" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -O2 -fsanitize-kcfi-annotated-asm -S -o '$T/aliases-plain.s' '$T/aliases.c' &&
+	 grep -q '\.kcfi_func impl, ' '$T/aliases-plain.s' && ! grep -q kcfi_stub_alias '$T/aliases-plain.s'"
+stubs -O2 -c -o "$T/aliases.o" "$T/aliases.c" || fail "the unit with aliases assembles"
+check "__kcfi_stub_pub (global) and __kcfi_stub_weak_pub (weak) are hidden aliases" sh -c \
+	"readelf -sW '$T/aliases.o' | awk '\$8 == \"__kcfi_stub_pub\" && \$5 == \"GLOBAL\" && \$6 == \"HIDDEN\" { a = 1 }
+		\$8 == \"__kcfi_stub_weak_pub\" && \$5 == \"WEAK\" && \$6 == \"HIDDEN\" { b = 1 } END { exit !(a && b) }'"
+
 # kcfi-audit counts each stub's jump as exempt for what the record says,
 # not as an unchecked branch.
 if [ -x "$top_builddir/kcfi-audit" ] && stubs -O2 -c -o "$T/audited.o" "$RUN"; then

@@ -70,6 +70,56 @@ check "-flto objects without KCFI linked through kcfi-gcc: gcc's code" same_as_g
 check "a plain compile and link through kcfi-gcc: no KCFI" sh -c \
 	"'$KCFI_GCC' -O2 -o plainexe lib.c main.c && ./plainexe && ! nm plainexe | grep -q __cfi_"
 
+# LTO objects of units compiled with and without KCFI in one link, as when
+# a static library built plainly with -flto joins the program: each keeps
+# what its object would have without LTO (plain code: no preamble, its
+# calls unchecked, recorded exempt), also where the inliner moves plain
+# code into ours and ours into plain code; every partitioning.
+cat >mixk.c <<'EOS'
+#include <stdio.h>
+extern int apply (int (*f) (int), int x);
+extern int (*plain_pick (void)) (int);
+static int twice (int x) { return 2 * x; }
+int (*volatile fp) (int) = twice;
+int checked_call (int x) { return fp (x); }
+int main (int argc, char **argv)
+{
+  printf ("%d %d\n", apply (fp, 21), checked_call (4));
+  fflush (stdout);
+  if (argc > 1)		/* a plain function has no preamble: trap */
+    {
+      int (*volatile g) (int) = plain_pick ();
+      return g (1);
+    }
+  return 0;
+}
+EOS
+cat >mixp.c <<'EOS'
+extern int checked_call (int);
+static inline int apply_inl (int (*f) (int), int x) { return f (x); }
+int apply (int (*f) (int), int x) { return apply_inl (f, x) + checked_call (0); }
+static int plain_fn (int x) { return x + 1; }
+int (*plain_pick (void)) (int) { return plain_fn; }
+EOS
+mixed_runs() {	# EXE: right answers, plain code unchecked, ours checked
+	[ "$("./$1")" = "42 8" ] && run_to_sigill "./$1" x &&
+	! nm "$1" | grep -q '__cfi_plain_fn\|__cfi_apply' && nm "$1" | grep -q '__cfi_checked_call\|__cfi_main'
+}
+if kgcc -O2 -flto -c mixk.c && "$GCC" -O2 -flto -c mixp.c; then
+	for p in balanced one none max; do
+		if "$KCFI_GCC" -O2 -flto -flto-partition=$p -o mix-$p mixk.o mixp.o 2>mix.err; then
+			check "mixed KCFI and plain LTO units (-flto-partition=$p): each as without LTO" mixed_runs mix-$p
+		else
+			fail "mixed KCFI and plain LTO units link (-flto-partition=$p)"; cat mix.err
+		fi
+	done
+	[ -x "$top_builddir/kcfi-audit" ] &&
+		check "kcfi-audit: the plain call moved into main is exempt, none unchecked" sh -c \
+			"'$top_builddir/kcfi-audit' mix-balanced | tail -n 1 | grep -E ' [1-9][0-9]* checked, .*no-sanitize [1-9].* 0 unchecked,'"
+else
+	fail "the mixed units compile"
+fi
+
 # Linking LTO objects without the plugin in lto1 is refused, not unchecked:
 # by GNU as (the guard is no pseudo-op it knows), or by kcfi-as.
 printf 'int main (void) { return 0; }\n' >m2.c

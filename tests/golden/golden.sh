@@ -132,11 +132,11 @@ for a in x86_64 aarch64 riscv64; do
 		fail "$f: kcfi-as refused it"; cat "$T/$f.err"
 	fi
 	case $a in
-	x86_64) pre="movl	\\\$$(u32 "$VPV"), %eax" jump="endbr64 jmp	*free@GOTPCREL(%rip)" ;;
+	x86_64) pre="movl	\\\$$(u32 "$VPV"), %eax" jump="endbr64 jmp	*free@GOTPCREL(%rip) call	free@PLT" ;;
 	aarch64) pre="\\.word	$(u32 "$VPV")"
-		jump="hint	34 adrp	x16, :got:free ldr	x16, [x16, :got_lo12:free] br	x16" ;;
+		jump="hint	34 adrp	x16, :got:free ldr	x16, [x16, :got_lo12:free] br	x16 bl	free" ;;
 	riscv64) pre="\\.word	$(u32 "$VPV")"
-		jump="1:	auipc	t1, %got_pcrel_hi(free) ld	t1, %pcrel_lo(1b)(t1) jr	t1" ;;
+		jump="1:	auipc	t1, %got_pcrel_hi(free) ld	t1, %pcrel_lo(1b)(t1) jr	t1 call	free" ;;
 	esac
 	check "$f: in its own COMDAT group, 16-byte aligned" sh -c \
 		"grep -A1 '^	\.pushsection	\.text\.__kcfi_stub_free,\"axG\",%progbits,__kcfi_stub_free,comdat\$' '$R' | grep -q '^	\.balign	16\$'"
@@ -145,7 +145,7 @@ for a in x86_64 aarch64 riscv64; do
 		 grep -q '^	\.hidden	__kcfi_stub_free\$' '$R' && ! grep -q 'globl	__cfi___kcfi_stub_free' '$R'"
 	check "$f: the stub is weak, the public function's alias strong" sh -c \
 		"grep -q '^	\.weak	__kcfi_stub_free\$' '$R' && grep -A3 '^	\.globl	__kcfi_stub_get\$' '$R' | grep -q '^	\.set	__kcfi_stub_get, get\$'"
-	check "$f: a landing instruction, then the jump to free through its GOT entry" sh -c \
+	check "$f: a landing instruction, the jump to free through its GOT entry, the dead call" sh -c \
 		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } /debug_kcfi_exempt/ { rec = 1; next } rec { if (/popsection/) rec = 0; next } /^\.Lkcfi_exempt/ { next } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
 	check "$f: the stub's jump is recorded as exempt (extern-stub), at the jump" sh -c \
 		"grep -B1 -E '^	(jmp	\\*free|br	x16|jr	t1)' '$R' | grep -q '^\\.Lkcfi_exempt1:\$' &&
