@@ -245,8 +245,9 @@ const struct kcfi_arch arch_aarch64 = {
 	.comment = "//",
 	.align_pow2 = true,
 	.nop_bytes = 4,
+	.nop = "nop",
 	/* ldur movk movk cmp b.eq brk: GNU as does not relax aarch64 branches,
 	 * so GCC must have sized all six (doc/directives.md 3.3, reserved length). */
-	.check_statements = 6,
+	.check_statements = KCFI_CHECK_STATEMENTS_AARCH64,
 	.trap_word = NULL,	/* Linux finds arm64 CFI traps by BRK immediate */
 };

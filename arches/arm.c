@@ -344,6 +344,7 @@ const struct kcfi_arch arch_arm = {
 	/* push bic ldr eor eor eor eors pop beq bkpt(+nop): GCC sizes an asm
 	 * statement at 4 bytes; GNU as does not relax cbz, tbb/tbh tables
 	 * or literal pool loads, so the budget must cover the longest form. */
-	.check_statements = 10,
+	.nop = "nop",	/* GCC's patchable-entry NOP; such prefixes are refused anyway */
+	.check_statements = KCFI_CHECK_STATEMENTS_ARM,
 	.trap_word = NULL,	/* Linux 6.12 finds arm CFI traps by BKPT alone */
 };

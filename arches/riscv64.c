@@ -424,9 +424,10 @@ const struct kcfi_arch arch_riscv64 = {
 	.comment = "#",
 	.align_pow2 = true,
 	.nop_bytes = 4,
+	.nop = "nop",
 	/* lw lui addiw beq ebreak.  GNU as relaxes riscv branches, but GCC's
 	 * length estimates also place literal pools and alignment: keep them
 	 * honest as on aarch64. */
-	.check_statements = 5,
+	.check_statements = KCFI_CHECK_STATEMENTS_RISCV64,
 	.trap_word = ".word",
 };

@@ -828,6 +828,14 @@ static void x86_emit_stub_jump(struct emitter *e, const char *target, const char
 	     label, target, target);
 }
 
+/* GCC -masm=intel prints .intel_syntax; the patterns here read AT&T. */
+static int x86_syntax_directive(const char *name, size_t len)
+{
+	if (word_ieq(name, len, "intel_syntax"))
+		return 1;
+	return word_ieq(name, len, "att_syntax") ? 0 : -1;
+}
+
 static bool x86_serves(const char *arch, size_t len, unsigned ptr_bits)
 {
 	return ptr_bits == 64 &&
@@ -850,11 +858,14 @@ const struct kcfi_arch arch_x86_64 = {
 	.seq_step = x86_seq_step,
 	.profiler_call = x86_profiler_call,
 	.lenient_directive = x86_lenient_directive,
+	.syntax_directive = x86_syntax_directive,
+	.syntax_refusal = "kcfi-as reads AT&T syntax only; compile without -masm=intel",
 	.tu_end = x86_tu_end,
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,
 	.nop_bytes = 1,
-	.check_statements = 0,	/* GNU as relaxes x86 branches */
+	.nop = "nop",
+	.check_statements = KCFI_CHECK_STATEMENTS_X86_64,
 	.trap_word = ".long",
 };

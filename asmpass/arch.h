@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "asmpass/emit.h"
+#include "common/kcfi-targets.h"
 
 /* What an instruction statement is, as far as control flow goes. */
 enum insn_class {
@@ -172,6 +173,14 @@ struct kcfi_arch {
 	 * the form of an indirect call (x86 -pg in PIC code)?  It passes
 	 * unchanged and unannotated. */
 	bool (*profiler_call)(const char *line, size_t len);
+	/* Optional: is the directive NAME (without its dot) one that switches
+	 * the assembler's syntax?  -1: no; 0: to the syntax classify() reads;
+	 * 1: to one it cannot read (x86 .intel_syntax), which syntax_refusal
+	 * then explains.  The target is not known before .kcfi_version, and the
+	 * compiler may switch syntax before it, so the core asks every backend
+	 * about the directives that come first. */
+	int (*syntax_directive)(const char *name, size_t name_len);
+	const char *syntax_refusal;
 	/* Optional: what the TU needs at its end, after its last line.  NEEDS is
 	 * what emit_check() put into its emitters' `needs`, ORed. */
 	void (*tu_end)(struct emitter *e, const struct kcfi_arch_opts *o, unsigned needs);
@@ -183,6 +192,9 @@ struct kcfi_arch {
 	bool align_pow2;
 	/* Bytes of one patchable-prefix NOP (riscv: 4, but see its observe()). */
 	unsigned nop_bytes;
+	/* One patchable-prefix NOP as GCC prints it: the target's nop insn
+	 * template (default_print_patchable_function_entry). */
+	const char *nop;
 	/* Statements a check occupies when the assembler does not relax branches
 	 * (0: it does, no reservation needed). */
 	unsigned check_statements;

@@ -10,6 +10,10 @@
 #include <string.h>
 
 #include "asmpass/directive.h"
+#include "common/kcfi-targets.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct cursor {
 	const char *base, *p, *end;
@@ -163,8 +167,9 @@ static int parse_version(struct cursor *c, struct kcfi_directive *d)
 {
 	if (parse_uint(c, 1000000, &d->version))
 		return -1;
-	if (d->version != 1)
-		return fail(c, "unsupported .kcfi_version (this kcfi-as implements version 1)");
+	if (d->version != KCFI_PROTOCOL_VERSION)
+		return fail(c, "unsupported .kcfi_version (this kcfi-as implements version "
+			    STR(KCFI_PROTOCOL_VERSION) ")");
 	if (expect_comma(c) || parse_string(c, &d->triple, NULL, NULL))
 		return -1;
 	enum { K_PTR = 1, K_LONG = 2, K_CHAR = 4, K_PREFIX = 8 };

@@ -12,8 +12,11 @@ libasmpass_a_SOURCES += \
 	asmpass/sink.c asmpass/sink.h \
 	asmpass/stmt.c asmpass/stmt.h \
 	asmpass/symver.c asmpass/symver.h \
-	asmpass/tu.c asmpass/tu.h \
+	asmpass/tu.c asmpass/tu.h asmpass/tu-state.h \
+	asmpass/tu-callsite.c asmpass/tu-directives.c asmpass/tu-entry.c \
+	asmpass/tu-exempt.c asmpass/tu-seq.c asmpass/tu-stubs.c \
 	asmpass/typetab.c asmpass/typetab.h \
+	common/kcfi-targets.h \
 	grammar/asmline.h
 nodist_libasmpass_a_SOURCES = grammar/asmline-lex.c
 

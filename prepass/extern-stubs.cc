@@ -32,7 +32,7 @@
 
 bool kcfi_extern_stubs;
 
-static const char stub_prefix[] = "__kcfi_stub_";
+static const char stub_prefix[] = KCFI_STUB_PREFIX;
 
 /* The name of the function DECL's stub leads to, if DECL is a stub.  */
 const char *

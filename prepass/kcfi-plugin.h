@@ -16,6 +16,7 @@
 #define KCFI_PLUGIN_H
 
 #include "gcc-plugin.h"
+#include "../common/kcfi-targets.h"
 #include "gcc-compat.h"
 #include "tree.h"
 #include "tree-pass.h"

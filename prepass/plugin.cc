@@ -56,10 +56,10 @@ static const struct
   const char *arch;
   int statements;
 } default_reserve[] = {
-  { "x86_64", 1 },	/* GNU as relaxes x86 branches: nothing to reserve */
-  { "aarch64", 6 },
-  { "riscv64", 5 },
-  { "arm", 10 },	/* arm.c: up to ten 4-byte statements in either state */
+  { "x86_64", KCFI_CHECK_STATEMENTS_X86_64 },
+  { "aarch64", KCFI_CHECK_STATEMENTS_AARCH64 },
+  { "riscv64", KCFI_CHECK_STATEMENTS_RISCV64 },
+  { "arm", KCFI_CHECK_STATEMENTS_ARM },
 };
 
 static int
@@ -68,7 +68,7 @@ target_reserve (void)
   size_t len = strcspn (KCFI_TARGET_TRIPLE, "-");
   for (const auto &r : default_reserve)
     if (strlen (r.arch) == len && !strncmp (r.arch, KCFI_TARGET_TRIPLE, len))
-      return r.statements;
+      return r.statements ? r.statements : 1;	/* 1: the branch alone */
   return 1;
 }
 unsigned kcfi_prefix_nops;
@@ -114,8 +114,8 @@ static void
 write_version (void)
 {
   fprintf (asm_out_file,
-	   "\t.kcfi_version 1, \"%s\", ptr=%d, long=%d, char=%s, prefix=%u\n",
-	   KCFI_TARGET_TRIPLE, (int) TYPE_PRECISION (ptr_type_node),
+	   "\t.kcfi_version %d, \"%s\", ptr=%d, long=%d, char=%s, prefix=%u\n",
+	   KCFI_PROTOCOL_VERSION, KCFI_TARGET_TRIPLE, (int) TYPE_PRECISION (ptr_type_node),
 	   (int) TYPE_PRECISION (long_integer_type_node),
 	   TYPE_UNSIGNED (char_type_node) ? "unsigned" : "signed",
 	   kcfi_prefix_nops);

@@ -50,6 +50,7 @@ void ctype_table_init(struct ctype_table *t, struct arena *a, struct arena *scra
 	t->scratch = scratch;
 	t->err = err;
 	t->prototype = 1;
+	t->nodes = HTAB_INIT(struct ctype, next_in_bucket, hash, 64);
 }
 
 void ctype_table_next(struct ctype_table *t, struct kcfi_type_error *err)
@@ -171,34 +172,9 @@ static bool same(const struct ctype *a, const struct ctype *k)
 	}
 }
 
-static bool grow(struct ctype_table *t)
-{
-	/* Not from the arena: the arrays a growing table leaves behind would
-	 * stay there, pages of them in a TU-wide table. */
-	size_t n = t->nbuckets ? t->nbuckets * 2 : 64;
-	struct ctype **b = calloc(n, sizeof(*b));
-	if (!b)
-		return false;
-	for (size_t i = 0; i < t->nbuckets; i++) {
-		struct ctype *c = t->buckets[i];
-		while (c) {
-			struct ctype *next = c->next_in_bucket;
-			c->next_in_bucket = b[c->hash & (n - 1)];
-			b[c->hash & (n - 1)] = c;
-			c = next;
-		}
-	}
-	free(t->buckets);
-	t->buckets = b;
-	t->nbuckets = n;
-	return true;
-}
-
 void ctype_table_release(struct ctype_table *t)
 {
-	free(t->buckets);
-	t->buckets = NULL;
-	t->nbuckets = 0;
+	htab_release(&t->nodes);
 }
 
 /* KEY's depth, or 0 with an error when it nests too deep. */
@@ -227,10 +203,9 @@ static const struct ctype *intern(struct ctype_table *t, const struct ctype *key
 		return NULL;
 
 	uint32_t h = hash_of(key);
-	if (t->count >= t->nbuckets && !grow(t))
+	if (!htab_reserve(&t->nodes))
 		return out_of_memory(t);
-	struct ctype **bucket = &t->buckets[h & (t->nbuckets - 1)];
-	for (struct ctype *c = *bucket; c; c = c->next_in_bucket)
+	for (struct ctype *c = htab_first(&t->nodes, h); c; c = c->next_in_bucket)
 		if (c->hash == h && same(c, key))
 			return c;
 
@@ -266,10 +241,8 @@ static const struct ctype *intern(struct ctype_table *t, const struct ctype *key
 	n->hash = h;
 	/* A VLA is never found again: Clang does not unify VLA types, so two
 	 * `int (*)[*]` parameters are mangled in full, never substituted. */
-	if (key->kind != CT_ARRAY_VLA) {
-		n->next_in_bucket = *bucket;
-		*bucket = n;
-	}
+	if (key->kind != CT_ARRAY_VLA)
+		htab_add(&t->nodes, n, h);
 	return n;
 }
 
@@ -302,7 +275,7 @@ bool ctype_tag_named(struct ctype_table *t, const struct ctype *tag, unsigned co
 	 * from different scopes, hence the stamps.) */
 	const char *name = tag->u.tag.name;
 	size_t len = tag->u.tag.len;
-	for (const struct ctype *c = t->buckets[tag->hash & (t->nbuckets - 1)]; c; c = c->next_in_bucket)
+	for (const struct ctype *c = htab_first(&t->nodes, tag->hash); c; c = c->next_in_bucket)
 		if (c->kind == CT_TAG && c->u.tag.kind != tag->u.tag.kind &&
 		    c->named_stamp == t->prototype && c->u.tag.len == len &&
 		    memcmp(c->u.tag.name, name, len) == 0) {

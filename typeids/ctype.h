@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "typeids/arena.h"
+#include "typeids/htab.h"
 #include "typeids/typeid.h"
 
 /* Nesting deeper than this is rejected: it keeps the recursive mangler's
@@ -148,7 +149,7 @@ struct ctype {
 			bool is_unsigned, sat;
 		} fixed;
 	} u;
-	struct ctype *next_in_bucket;
+	struct ctype *next_in_bucket;	/* the table's htab */
 	/* Per-prototype state of a node in a table that outlives thousands of
 	 * prototypes.  Valid only while its stamp equals the table's current
 	 * generation, so nothing is ever reset: the mangler's candidate number
@@ -163,8 +164,7 @@ struct ctype_table {
 	struct arena *scratch;		/* one parse's: may be ARENA */
 	struct kcfi_type_error *err;	/* first error only */
 	bool failed;
-	struct ctype **buckets;
-	size_t nbuckets;		/* a power of two */
+	struct htab nodes;		/* all but VLAs (see intern()) */
 	size_t count;			/* interned nodes, also the next serial */
 	const struct ctype *builtins[CB_COUNT];	/* the most asked-for nodes */
 	unsigned prototype;		/* generation: the prototype being parsed */

@@ -2,6 +2,7 @@
 noinst_LIBRARIES += libtypeids.a
 libtypeids_a_SOURCES = typeids/typeid.h \
 	typeids/arena.c typeids/arena.h \
+	typeids/htab.c typeids/htab.h \
 	typeids/ctype.c typeids/ctype.h \
 	typeids/spec.c typeids/spec.h \
 	typeids/declarator.c typeids/declarator.h \

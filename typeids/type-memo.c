@@ -9,6 +9,7 @@ void type_memo_init(struct type_memo *m, struct arena *arena)
 {
 	memset(m, 0, sizeof(*m));
 	m->arena = arena;
+	m->entries = HTAB_INIT(struct type_memo_entry, next_in_bucket, hash, 256);
 }
 
 /* Eight bytes a step: the texts are looked up far more often than they
@@ -35,40 +36,16 @@ uint32_t type_memo_hash(const char *text, size_t len)
 const struct type_memo_entry *type_memo_find(const struct type_memo *m, const char *text,
 					     size_t len, uint32_t hash)
 {
-	if (!m->count)
-		return NULL;
-	for (const struct type_memo_entry *e = m->buckets[hash & (m->nbuckets - 1)]; e;
+	for (const struct type_memo_entry *e = htab_first(&m->entries, hash); e;
 	     e = e->next_in_bucket)
 		if (e->hash == hash && e->len == len && memcmp(e->text, text, len) == 0)
 			return e;
 	return NULL;
 }
 
-static bool grow(struct type_memo *m)
-{
-	/* Not from the arena, which would keep every outgrown array. */
-	size_t n = m->nbuckets ? m->nbuckets * 2 : 256;
-	struct type_memo_entry **b = calloc(n, sizeof(*b));
-	if (!b)
-		return false;
-	for (size_t i = 0; i < m->nbuckets; i++)
-		for (struct type_memo_entry *e = m->buckets[i], *next; e; e = next) {
-			next = e->next_in_bucket;
-			e->next_in_bucket = b[e->hash & (n - 1)];
-			b[e->hash & (n - 1)] = e;
-		}
-	free(m->buckets);
-	m->buckets = b;
-	m->nbuckets = n;
-	return true;
-}
-
 void type_memo_release(struct type_memo *m)
 {
-	free(m->buckets);
-	m->buckets = NULL;
-	m->nbuckets = 0;
-	m->count = 0;
+	htab_release(&m->entries);
 }
 
 bool type_memo_add(struct type_memo *m, const char *text, size_t len, const struct ctype *type,
@@ -77,7 +54,7 @@ bool type_memo_add(struct type_memo *m, const char *text, size_t len, const stru
 	uint32_t hash = type_memo_hash(text, len);
 	if (type_memo_find(m, text, len, hash))
 		return true;
-	if (m->count >= m->nbuckets && !grow(m))
+	if (!htab_reserve(&m->entries))
 		return false;
 	/* One block, so that a lookup that finds the entry finds its text (and
 	 * tags) in the same cache lines. */
@@ -94,8 +71,6 @@ bool type_memo_add(struct type_memo *m, const char *text, size_t len, const stru
 		.text = copy, .len = len, .hash = hash, .nest = nest,
 		.type = type, .tags = ntags ? t : NULL, .ntags = ntags,
 	};
-	e->next_in_bucket = m->buckets[hash & (m->nbuckets - 1)];
-	m->buckets[hash & (m->nbuckets - 1)] = e;
-	m->count++;
+	htab_add(&m->entries, e, hash);
 	return true;
 }

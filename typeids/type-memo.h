@@ -22,6 +22,7 @@
 
 #include "typeids/arena.h"
 #include "typeids/ctype.h"
+#include "typeids/htab.h"
 
 struct type_memo_tag {
 	const struct ctype *tag;
@@ -36,14 +37,12 @@ struct type_memo_entry {
 	const struct ctype *type;
 	const struct type_memo_tag *tags;	/* in text order */
 	size_t ntags;
-	struct type_memo_entry *next_in_bucket;
+	struct type_memo_entry *next_in_bucket;	/* the memo's htab */
 };
 
 struct type_memo {
 	struct arena *arena;		/* the type table's: entries point at its nodes */
-	struct type_memo_entry **buckets;
-	size_t nbuckets;		/* a power of two */
-	size_t count;
+	struct htab entries;
 	unsigned long hits;		/* for tests */
 };
 
@@ -62,17 +61,15 @@ const struct type_memo_entry *type_memo_find(const struct type_memo *m, const ch
  * rather than one after the other. */
 static inline void type_memo_prefetch_bucket(const struct type_memo *m, uint32_t hash)
 {
-	if (m->nbuckets)
-		__builtin_prefetch(&m->buckets[hash & (m->nbuckets - 1)]);
+	if (m->entries.nbuckets)
+		__builtin_prefetch(htab_bucket(&m->entries, hash));
 }
 
 static inline void type_memo_prefetch_entry(const struct type_memo *m, uint32_t hash)
 {
-	if (m->nbuckets) {
-		const struct type_memo_entry *e = m->buckets[hash & (m->nbuckets - 1)];
-		if (e)
-			__builtin_prefetch(e);
-	}
+	const struct type_memo_entry *e = htab_first(&m->entries, hash);
+	if (e)
+		__builtin_prefetch(e);
 }
 
 /* Keep TEXT[0..LEN) as TYPE; TAGS as in the entry.  Returns false when out

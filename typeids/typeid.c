@@ -96,8 +96,8 @@ void kcfi_typeids_stats(const struct kcfi_typeids *cx, struct kcfi_typeids_stats
 	memset(st, 0, sizeof(*st));
 	if (!cx)
 		return;
-	st->params_known = cx->memo.params.count;
-	st->returns_known = cx->memo.returns.count;
+	st->params_known = cx->memo.params.entries.count;
+	st->returns_known = cx->memo.returns.entries.count;
 	st->params_reused = cx->memo.params.hits;
 	st->assembled = cx->memo.assembled;
 	st->restarts = cx->restarts;

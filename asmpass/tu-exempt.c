@@ -1,0 +1,118 @@
+/* .debug_kcfi_exempt records (asmpass/exempt.h) as the TU is streamed: the
+ * branches left unchecked on purpose, #APP blocks, and the extent of every
+ * function kcfi-as instrumented, so kcfi-audit can tell those apart from a
+ * lost check. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "asmpass/exempt.h"
+#include "asmpass/tu-state.h"
+
+/* One record: START (text), .Lkcfi_exemptEND, R.  A 32-bit target has no
+ * 64-bit absolute relocation (arm: .quad of a symbol does not assemble), so
+ * there each word is the 32-bit value and a zero upper half. */
+static void exempt_words(struct tu *t, struct slice start, unsigned end, unsigned r)
+{
+	const char *w = t->type_opts.model.ptr_bits == 32 ? "word" : "quad";
+	const char *hi = t->type_opts.model.ptr_bits == 32 ? ", 0" : "";
+	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		    "\t.balign\t8\n\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",
+		    w, (int)start.n, start.p, hi, end, hi, r, hi);
+}
+
+void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
+{
+	char label[32];
+	int n = snprintf(label, sizeof(label), ".Lkcfi_exempt%u", start);
+	exempt_words(t, (struct slice){ label, (size_t)n }, end, (unsigned)r);
+}
+
+/* A label right before the branch on the next line, and its record: the
+ * branch stays unchecked on purpose, for reason R. */
+void exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
+{
+	unsigned n = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
+	exempt_record(t, n, n, r);
+	t->stats.exempt_records++;
+}
+
+/* ".size NAME, .-NAME", GCC's line at the end of every function (and of
+ * its .cold part): a record that NAME..here is code kcfi-as instrumented.
+ * kcfi-audit tells an unchecked branch in such code (a lost check) from
+ * one in code no instrumented unit produced (hand-written assembly, units
+ * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
+void function_range(struct tu *t, struct slice args)
+{
+	const char *comma = memchr(args.p, ',', args.n);
+	if (!comma)
+		return;
+	struct slice name = { args.p, (size_t)(comma - args.p) }, rest;
+	rest.p = comma + 1;
+	rest.n = args.n - name.n - 1;
+	slice_trim(&name);
+	slice_trim(&rest);
+	if (!name.n || rest.n != name.n + 2 || memcmp(rest.p, ".-", 2) ||
+	    memcmp(rest.p + 2, name.p, name.n))
+		return;
+	unsigned n = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
+	exempt_words(t, name, n, KCFI_RANGE_INSTRUMENTED);
+	resync(t, t->loc.line);
+}
+
+/* The section an #APP block starts in, as one string (name NUL group). */
+static size_t section_key(const struct section *s, char *buf, size_t size)
+{
+	size_t a = strlen(s->name), b = s->group ? strlen(s->group) : 0;
+	if (a + b + 2 > size)
+		return 0;
+	memcpy(buf, s->name, a + 1);
+	if (b)
+		memcpy(buf + a + 1, s->group, b);
+	buf[a + 1 + b] = '\0';
+	return a + b + 2;
+}
+
+/* An inline-assembly block begins (after its #APP line, before GCC's line
+ * marker for the asm statement, whose numbering stays intact): mark its
+ * start.
+ * Kcfi-as does not read the block, so every indirect branch in it is
+ * exempt, as with Clang; the range says where such branches may be.
+ * Branches the block puts into other sections (.pushsection) are outside
+ * the range, and kcfi-audit reports them. */
+void app_begin(struct tu *t)
+{
+	t->app_section_len = 0;
+	if (!t->instrumented || !t->sec.cur.name)
+		return;
+	t->app_section_len = section_key(&t->sec.cur, t->app_section, sizeof(t->app_section));
+	if (!t->app_section_len)
+		return;
+	t->app_serial = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", t->app_serial);
+	resync(t, t->loc.line + 1);
+}
+
+/* Before its #NO_APP line: the end label and the record, if the block
+ * held code (the plugin's own blocks hold nothing) and ends in the section
+ * it began in. */
+void app_end(struct tu *t)
+{
+	char key[sizeof(t->app_section)];
+	if (!t->app_section_len || !t->sec.cur.name)
+		return;
+	size_t n = section_key(&t->sec.cur, key, sizeof(key));
+	t->app_section_len = 0;
+	if (!t->app_started)
+		return;
+	if (n == 0 || memcmp(key, t->app_section, n))
+		return;
+	unsigned end = t->exempt_serial++;
+	sink_printf(t->out, ".Lkcfi_exempt%u:\n", end);
+	exempt_record(t, t->app_serial, end, KCFI_EXEMPT_INLINE_ASM);
+	t->stats.exempt_records++;
+	resync(t, t->loc.line);
+}

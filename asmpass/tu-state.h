@@ -1,0 +1,166 @@
+/* What one translation unit's pass holds, shared by the files that make up
+ * the pass (tu*.c); not an interface beyond them, which is tu.h. */
+#ifndef KCFI_ASMPASS_TU_STATE_H
+#define KCFI_ASMPASS_TU_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asmpass/arch.h"
+#include "asmpass/diag.h"
+#include "asmpass/directive.h"
+#include "asmpass/exempt.h"
+#include "asmpass/section.h"
+#include "asmpass/sink.h"
+#include "asmpass/stmt.h"
+#include "asmpass/symver.h"
+#include "asmpass/tu.h"
+#include "asmpass/typetab.h"
+#include "grammar/asmline.h"
+
+struct pending_call {
+	bool active;
+	enum kcfi_dir kind;
+	unsigned id;
+	int chain;		/* gpr() of its static chain, -1: none */
+	unsigned reserve;
+	unsigned long line;
+	unsigned skipped;	/* statements passed over (see on_lenient) */
+};
+
+struct pending_func {
+	bool active;
+	struct buf name;	/* as written, NUL-terminated */
+	bool typed;
+	unsigned id;
+	unsigned long line;
+	unsigned align;
+	const char *binding;
+	bool stub_alias;	/* .kcfi_func ..., stub: define __kcfi_stub_NAME */
+	bool prefix_seen;	/* the .LPFE label of GCC's patchable prefix */
+	size_t prefix_off;	/* where it starts in the held output */
+	unsigned long prefix_line;
+	unsigned nops;		/* NOPs after that label */
+};
+
+struct tu {
+	struct kcfi_options opts;
+	struct sink *out;
+	struct diag_loc loc;
+	size_t file_len;		/* strlen(loc.file), for the line markers */
+	bool in_app;
+	/* The #APP block being read: its start label's serial and the section
+	 * it began in (name, NUL, group), for its .debug_kcfi_exempt range.  Empty
+	 * when the block is not recorded (see app_begin()). */
+	bool app_started;		/* its first line of code was seen */
+	unsigned app_serial;
+	char app_section[256];
+	size_t app_section_len;
+	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
+	bool failed;
+
+	bool instrumented;
+	const struct kcfi_arch *arch;
+	struct kcfi_arch_opts arch_opts;
+	struct kcfi_typeid_opts type_opts;
+	unsigned prefix_nops;
+	bool require_plugin;
+	unsigned long require_line;
+
+	/* Directives seen before .kcfi_version, one per line, replayed to the
+	 * backend's observe() once the target is known (riscv prints its ISA
+	 * with .attribute/.option before the plugin's first word). */
+	struct buf early;
+
+	struct typetab types;
+	struct symver_table symvers;	/* defaults defined here (symver.c) */
+	struct section_state sec;
+	struct pending_call call;
+	struct buf call_prefix;		/* a prefix line ("cs") seen after it */
+	/* The line of a statement of prefixes alone ("rex.B", "data16") that
+	 * nothing has followed yet: the assembler applies them to the next
+	 * instruction, which would be a check or a preamble if a call-site
+	 * directive or .kcfi_func came now.  0: none. */
+	unsigned long prefix_line;
+	struct pending_func func;
+	/* .kcfi_reserved: general registers the program keeps, and why. */
+	uint64_t reserved;
+	struct {
+		enum kcfi_reserve_kind kind;
+		char *why;
+	} reserved_by[64];
+	bool code_seen;			/* a .kcfi_func or .kcfi_call came */
+	/* A branch the compiler spelt as several statements (arch seq_begin()),
+	 * being collected; its lines are held back until it is complete. */
+	struct {
+		bool active;
+		struct pending_call call;	/* the directive it answers */
+		struct buf text;		/* its input lines */
+	} seq;
+	unsigned needs;			/* emitters' needs, for tu_end() */
+	bool cfi;			/* a .cfi_startproc was seen */
+	/* Bit I: backend arch_nth(I) cannot read the syntax in force outside
+	 * #APP (its syntax_directive()), as seen before .kcfi_version. */
+	unsigned foreign_syntax;
+	unsigned serial;
+	unsigned exempt_serial;		/* labels of .debug_kcfi_exempt records */
+	struct buf scratch;
+	struct tu_stats stats;
+};
+
+/* GNU as takes directive names in any letter case. */
+static inline bool dir_is(const struct stmt *s, const char *name)
+{
+	return word_ieq(s->name.p, s->name.n, name);
+}
+
+/* tu.c */
+int fail(struct tu *t, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void put(struct tu *t, const char *p, size_t n);
+void resync(struct tu *t, unsigned long n);
+struct slice unquoted(struct slice s);
+bool same_symbol(struct slice a, struct slice b);
+const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name);
+const char *dir_name(enum kcfi_dir k);
+
+/* tu-exempt.c */
+void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r);
+void exempt_branch(struct tu *t, enum kcfi_exempt_reason r);
+void function_range(struct tu *t, struct slice args);
+void app_begin(struct tu *t);
+void app_end(struct tu *t);
+
+/* tu-directives.c */
+void record_early(struct tu *t, const struct stmt *s);
+const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d);
+int kcfi_line(struct tu *t, const char *p, size_t n);
+
+/* tu-stubs.c */
+void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
+		     const char *binding);
+int on_extern(struct tu *t, const struct kcfi_directive *d);
+
+/* tu-entry.c */
+int on_func(struct tu *t, const struct kcfi_directive *d);
+int entry_label(struct tu *t, struct stmt *s);
+int entry_insn(struct tu *t, struct stmt *s);
+void entry_directive(struct tu *t, struct stmt *s);
+
+/* tu-callsite.c */
+bool lenient(const struct pending_call *c);
+int on_lenient(struct tu *t, const struct stmt *s);
+const char *class_name(enum insn_class c);
+bool alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s);
+bool kind_ok(enum kcfi_dir kind, enum insn_class cls);
+int annotated(struct tu *t, const struct pending_call *c, struct slice text,
+	      const struct kcfi_branch *b, const char *line, size_t n, bool seq);
+int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n);
+
+/* tu-seq.c */
+int begin_seq(struct tu *t, const struct pending_call *c, struct stmt *s,
+	      const char *line, size_t n);
+int seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n);
+
+#endif
