@@ -9,11 +9,13 @@
  *
  * The check itself is fixed bytes (doc/abi.md 1), compared as such:
  *	41 ba <-H>	movl $-H, %r10d
- *	45 03 53 <d8>	addl d8(%r11), %r10d
+ *	4x 03 5r <d8>	addl d8(%reg), %r10d (44 or 45: REX.R, and B for r8-r15;
+ *			no SIB form: Linux decodes the addl at trap-6)
  *	74 02		je 1f
  *	0f 0b		ud2
- * right before the branch, which must go through %r11: call/jmp *%r11 (with
- * the prefixes kcfi-as keeps) or call/jmp __x86_indirect_thunk_r11.
+ * right before the branch, which must go through the register the addl
+ * read: call/jmp *%reg (with the prefixes kcfi-as keeps) or call/jmp of
+ * that register's retpoline thunk (%r11's, from kcfi-as and Clang).
  * Indirect branches are call/jmp through a register or memory, and direct
  * call/jmp of a retpoline thunk (__x86_indirect_thunk_<reg>), which is how
  * a retpoline kernel spells every indirect branch.
@@ -27,9 +29,22 @@
 #include "audit/audit.h"
 
 static const unsigned char check_head[] = { 0x41, 0xba };
-static const unsigned char check_mid[] = { 0x45, 0x03, 0x53 };
 static const unsigned char check_tail[] = { 0x74, 0x02, 0x0f, 0x0b };
 enum { CHECK_LEN = 14 };
+
+static const char *const reg64[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+/* The base register of "addl d8(%reg), %r10d" at P (4 bytes), or -1. */
+static int check_base(const unsigned char *p)
+{
+	if ((p[0] != 0x44 && p[0] != 0x45) || p[1] != 0x03 || (p[2] & 0xf8) != 0x50 ||
+	    (p[2] & 7) == 4)
+		return -1;
+	return (p[2] & 7) | (p[0] & 1) << 3;
+}
 
 static bool thunk_name(const char *name, const char **reg)
 {
@@ -92,22 +107,30 @@ static const char *thunk_target(const struct audit_file *f, size_t shndx, uint64
 	return NULL;
 }
 
-static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, bool via_r11,
+/* VIA: the register the branch goes through (NULL: none, or not one a
+ * check can test). */
+static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, const char *via,
 			 struct check *c)
 {
+	static char problems[16][112];
 	memset(c, 0, sizeof(*c));
 	if (off < CHECK_LEN)
 		return;
 	const unsigned char *p = audit_bytes(f, (struct loc){ shndx, off - CHECK_LEN }, CHECK_LEN);
-	if (!p || memcmp(p, check_head, 2) || memcmp(p + 6, check_mid, 3) ||
-	    memcmp(p + 10, check_tail, 4))
+	int base = p ? check_base(p + 6) : -1;
+	if (base < 0 || memcmp(p, check_head, 2) || memcmp(p + 10, check_tail, 4))
 		return;
 	c->present = true;
 	c->id = 0u - le32(p + 2);
 	c->trap = (struct loc){ shndx, off - 2 };
-	if (!via_r11)
-		c->problem = "the KCFI check in front of it tests %r11, but the branch does not "
-			     "go through %r11";
+	if (!via || strcmp(via, reg64[base])) {
+		char *m = problems[base];
+		if (!*m)
+			snprintf(m, sizeof(problems[base]), "the KCFI check in front of it tests "
+				 "%%%s, but the branch does not go through %%%s", reg64[base],
+				 reg64[base]);
+		c->problem = m;
+	}
 }
 
 static int x86_scan(struct audit_file *f, size_t shndx)
@@ -152,22 +175,21 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 			continue;
 		const cs_x86_op *op = &x->operands[0];
 		bool call = id == X86_INS_CALL || id == X86_INS_LCALL;
-		bool via_r11;
+		const char *via = NULL;
 		char spelling[256];
 		if (op->type == X86_OP_IMM) {
-			const char *reg, *name = thunk_target(f, shndx, at, insn->size,
-							      (uint64_t)op->imm);
-			if (!name || !thunk_name(name, &reg))
+			const char *name = thunk_target(f, shndx, at, insn->size,
+							(uint64_t)op->imm);
+			if (!name || !thunk_name(name, &via))
 				continue;
-			via_r11 = !strcmp(reg, "r11");
 			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, name);
 		} else {
-			via_r11 = op->type == X86_OP_REG && op->reg == X86_REG_R11 &&
-				  id != X86_INS_LCALL && id != X86_INS_LJMP;
+			if (op->type == X86_OP_REG && id != X86_INS_LCALL && id != X86_INS_LJMP)
+				via = cs_reg_name(h, op->reg);
 			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, insn->op_str);
 		}
 		struct check c;
-		check_before(f, shndx, at, via_r11, &c);
+		check_before(f, shndx, at, via, &c);
 		audit_branch(f, shndx, at, insn->size, call, &c, spelling);
 	}
 	cs_free(insn, 1);
