@@ -37,13 +37,15 @@ static const char *const reg64[16] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-/* The base register of "addl d8(%reg), %r10d" at P (4 bytes), or -1. */
+/* The base register of "addl d8(%reg), %r10d" at P (4 bytes), or -1.
+ * Not %r10: the movl before it has just overwritten the pointer. */
 static int check_base(const unsigned char *p)
 {
 	if ((p[0] != 0x44 && p[0] != 0x45) || p[1] != 0x03 || (p[2] & 0xf8) != 0x50 ||
 	    (p[2] & 7) == 4)
 		return -1;
-	return (p[2] & 7) | (p[0] & 1) << 3;
+	int r = (p[2] & 7) | (p[0] & 1) << 3;
+	return r == 10 ? -1 : r;
 }
 
 static bool thunk_name(const char *name, const char **reg)

@@ -143,6 +143,17 @@ check "check before a branch through another register: named" sh -c \
 	". '$A/lib.sh'; audited '$T/badreg.o' 1 && has_line '$T/badreg.o' \
 	 \"$T/badreg.o: .text+$(hex "$jother") <run>: indirect jump 'jmp $other': the KCFI check in front of it tests %$rreg, but the branch does not go through %$rreg\""
 
+# -- a check that reads its scratch -----------------------------------------
+# "addl -4(%r10), %r10d" reads through what the movl just overwrote: no check.
+sed "/^	addl	-4(%$areg), %r10d\$/{s//	addl	-4(%r10), %r10d/;:a;n;s/^	call	\*%$areg\$/	call	*%r10/;Ta}" \
+	"$T/prog.k.s" > "$T/scratch.s"
+check "scratch: the edit took" sh -c "grep -q 'call	\*%r10\$' '$T/scratch.s' && grep -q 'addl	-4(%r10)' '$T/scratch.s'"
+as -o "$T/scratch.o" "$T/scratch.s"
+c10=$(insn_in "$T/scratch.o" apply 'call +\\*%r10')
+check "a check through %r10 is no check: the call is named" sh -c \
+	". '$A/lib.sh'; audited '$T/scratch.o' 1 && has_line '$T/scratch.o' \
+	 \"$T/scratch.o: .text+$(hex "$c10") <apply>: indirect call 'call r10' without a KCFI check\""
+
 # -- usage and unreadable files ----------------------------------------------
 check "no such file: exit 2, the message names it" sh -c \
 	"'$AUDIT' '$T/none.o' 2>'$T/none.err'; [ \$? -eq 2 ] && grep -q '^kcfi-audit: $T/none.o: error: ' '$T/none.err'"
