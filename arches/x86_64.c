@@ -1,15 +1,16 @@
 /* x86_64: the KCFI sequences Linux 6.12 decodes and FineIBT rewrites.
  *
- * Call site (README "What is emitted"): the target is moved or loaded into
- * %r11, then 6+4+2+2 bytes immediately before the transfer:
+ * Call site (README "What is emitted"): 6+4+2+2 bytes immediately before
+ * the transfer, through the register R the branch uses (x86_check_reg):
  *	movl	$-H, %r10d		41 ba imm32
- *	addl	-(M+4)(%r11), %r10d	45 03 53 disp8
+ *	addl	-(M+4)(%R), %r10d	44/45 03 modrm disp8
  *	je	1f			74 02
  *	ud2				0f 0b	(listed in .kcfi_traps)
- * 1:	call	*%r11			or the retpoline thunk for %r11
+ * 1:	call	*%R			or the retpoline thunk for %r11
+ * A memory target, a thunk call, %r10, %r12 and %rsp first go to R = %r11.
  * Linux's decoder reads the expected type from the movl at trap-12 and the
- * target register from the addl at trap-6; FineIBT overwrites exactly these 14
- * bytes and requires the target in %r11.
+ * target register from the addl at trap-6; FineIBT overwrites exactly these
+ * 14 bytes of thunk calls, which always use %r11.
  *
  * Preamble (2.1): __cfi_f, an STT_FUNC with f's binding, P single-byte NOPs
  * and "movl $H, %eax", sized so that f keeps its alignment.
@@ -77,9 +78,10 @@ static int x86_init(void)
  * (tests/asmpass/spellings.sh lists what it accepts and what that
  * assembles to).  Every spelling of an indirect branch is classified as
  * one, so that none passes unannotated and an annotation always binds to
- * the branch it precedes.  A check replaces the branch by "call *%r11"
- * (or the r11 thunk); spellings whose meaning that would change are marked
- * `refuse`, for the core to refuse where a check is due. */
+ * the branch it precedes.  A check replaces the branch by the same branch
+ * through a register (or the r11 thunk); spellings whose meaning that
+ * would change are marked `refuse`, for the core to refuse where a check
+ * is due. */
 
 static const char refuse_far[] =
 	"a far branch loads a code segment selector with its target; no KCFI "
@@ -432,10 +434,31 @@ static const char *x86_gpr_name(unsigned n)
 	return n < 16 ? gpr_names[n] : "?";
 }
 
-/* The target goes to %r11 unless it is there already. */
+/* The register the check reads the id through: the one the branch already
+ * uses, as with Clang (three instructions, no move), except where that
+ * cannot serve, and then %r11:
+ *   - a memory target has no register (it is loaded, as by Clang);
+ *   - thunk calls and GCC's inline retpoline end in the %r11 thunk:
+ *     Linux 6.12 finds checked callers for FineIBT and for re-hashing
+ *     through .retpoline_sites and rewrites them assuming %r11;
+ *   - %r10 is the check's scratch;
+ *   - with %rsp or %r12 as base, the addl needs a SIB byte and is 5 bytes,
+ *     and Linux's decoder expects it at exactly trap-6. */
+static const char *x86_check_reg(const struct kcfi_branch *b)
+{
+	if (b->mem)
+		return "r11";
+	if (b->flags & (X86_THUNK | X86_INLINE))
+		return "r11";
+	if (!strcmp(b->reg, "r10") || !strcmp(b->reg, "r12") || !strcmp(b->reg, "rsp"))
+		return "r11";
+	return b->reg;
+}
+
+/* The target is moved or loaded into the check's register first. */
 static bool x86_moves_target(const struct kcfi_branch *b)
 {
-	return b->mem || strcmp(b->reg, "r11") != 0;
+	return b->mem || strcmp(b->reg, x86_check_reg(b)) != 0;
 }
 
 static uint64_t x86_check_clobbers(const struct kcfi_branch *b)
@@ -765,8 +788,9 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	else if (x86_moves_target(b))
 		emit(e, "\tmovq\t%%%s, %%r11\n", b->reg);
 
+	const char *reg = x86_check_reg(b);
 	emit(e, "\tmovl\t$%u, %%r10d\n", (unsigned)(0u - x86_code_id(site->id)));
-	emit(e, "\taddl\t%d(%%r11), %%r10d\n", disp);
+	emit(e, "\taddl\t%d(%%%s), %%r10d\n", disp, reg);
 	emit(e, "\tje\t.Lkcfi%u_call\n", n);
 	emit_trap_label(e, n);
 	emit(e, "\tud2\n");
@@ -783,9 +807,9 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		e->needs |= X86_NEEDS_THUNK_R11;
 	} else {
 		/* The prefixes that stay with the branch, in one spelling. */
-		emit(e, "\t%s%s%s%s%s\t*%%r11\n", b->flags & X86_CS ? "cs " : "",
+		emit(e, "\t%s%s%s%s%s\t*%%%s\n", b->flags & X86_CS ? "cs " : "",
 		     b->flags & X86_DS ? "ds " : "", b->flags & X86_NOTRACK ? "notrack " : "",
-		     b->flags & X86_BND ? "bnd " : "", insn);
+		     b->flags & X86_BND ? "bnd " : "", insn, reg);
 	}
 	return 0;
 }

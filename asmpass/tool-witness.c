@@ -64,9 +64,10 @@ static void put_line_marker(FILE *f, const char *path)
 	fputs("\"\n", f);
 }
 
-/* A private directory for the witnesses: the user's cache, else one in
- * $TMPDIR that we own and nobody else can write. */
-static char *witness_dir(void)
+/* A private directory for the witnesses (and kcfi-gcc's other remembered
+ * answers): the user's cache, else one in $TMPDIR that we own and nobody
+ * else can write. */
+char *kcfi_cache_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char *dir = NULL;
@@ -113,7 +114,7 @@ char *tool_witness(const char *plugin, const char *asdir)
 	hash_text(as_real, &h);
 
 	why = "no private cache directory";
-	dir = witness_dir();
+	dir = kcfi_cache_dir();
 	if (!dir || asprintf(&path, "%s/tools-%016llx.h", dir, (unsigned long long)h) < 0)
 		goto fail;
 	struct stat st;

@@ -6,4 +6,8 @@
  * if needed; NULL (after a warning) when it cannot be written. */
 char *tool_witness(const char *plugin, const char *asdir);
 
+/* kcfi-gcc's per-user cache directory, created if needed; NULL if there is
+ * none it may safely write. */
+char *kcfi_cache_dir(void);
+
 #endif

@@ -75,8 +75,11 @@ static int addl_before(const struct audit_file *f, size_t shndx, uint64_t end, u
 		bool sib = (p[2] & 7) == 4;
 		if (sib != (n == 5) || (sib && p[3] != 0x24))
 			continue;
+		int r = (p[2] & 7) | (p[0] & 1) << 3;
+		if (r == 10)	/* the movl before it has just overwritten %r10 */
+			return -1;
 		*len = n;
-		return (p[2] & 7) | (p[0] & 1) << 3;
+		return r;
 	}
 	return -1;
 }

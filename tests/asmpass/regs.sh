@@ -50,13 +50,19 @@ refused() {
 	fi
 }
 
-# x86_64: movl $-H, %r10d and the target in %r11.
+# x86_64: movl $-H, %r10d, and the target in %r11 only when it is in
+# memory, a thunk's, or in %r10 or %r12 (doc/abi.md 1).
 refused x86-fixed-r10 x86_64 'kcfi_reserved r10, option, "-ffixed-r10"' '.kcfi_call 1' 'call	*%rax' \
-	"the KCFI check of 'call	\*%rax' in f() would overwrite r10 (the x86_64 check writes r10, r11), which -ffixed-r10 reserves"
+	"the KCFI check of 'call	\*%rax' in f() would overwrite r10 (the x86_64 check writes r10), which -ffixed-r10 reserves"
 refused x86-fixed-r11 x86_64 'kcfi_reserved r11, option, "-ffixed-r11"' '.kcfi_call 1' 'jmp	*8(%rdi)' \
-	'overwrite r11 .*, which -ffixed-r11 reserves'
-refused x86-call-saved x86_64 'kcfi_reserved r11, option, "-fcall-saved-r11"' '.kcfi_call 1' 'call	*%rdx' \
+	'overwrite r11 (the x86_64 check writes r10, r11), which -ffixed-r11 reserves'
+refused x86-call-saved x86_64 'kcfi_reserved r11, option, "-fcall-saved-r11"' '.kcfi_call 1' 'call	*%r10' \
 	'overwrite r11 .*, which -fcall-saved-r11 reserves'
+refused x86-fixed-r11-r12 x86_64 'kcfi_reserved r11, option, "-ffixed-r11"' '.kcfi_call 1' 'call	*%r12' \
+	'overwrite r11 .*, which -ffixed-r11 reserves'
+# A target the check reads in place leaves %r11 alone: nothing to refuse.
+accepted x86-r11-reserved-rdx x86_64 'kcfi_reserved r11, option, "-fcall-saved-r11"' '.kcfi_call 1' 'call	*%rdx'
+check "... and its check does not touch %r11" sh -c "! grep -q '%r11' '$T/x86-r11-reserved-rdx.out'"
 refused x86-global x86_64 'kcfi_reserved r10, global, "v (t.c:3)"' '.kcfi_call 1' 'call	*%rax' \
 	'overwrite r10 .*, which holds the global register variable v (t.c:3)'
 refused x86-thunk x86_64 'kcfi_reserved r11, option, "-ffixed-r11"' '.kcfi_call 1' 'call	__x86_indirect_thunk_rax' \
@@ -65,7 +71,7 @@ accepted x86-target-in-r11 x86_64 'kcfi_reserved r11, global, "g"' '.kcfi_call 1
 accepted x86-other-regs x86_64 'kcfi_reserved r12, option, "-ffixed-r12";kcfi_reserved ax, global, "a";kcfi_reserved xmm3, option, "-ffixed-xmm3";kcfi_reserved sp, global, "current_stack_pointer"' \
 	'.kcfi_call 1' 'call	*%rax'
 refused x86-chain x86_64 '' '.kcfi_call 1, chain=r10' 'call	*%rax' \
-	"overwrite r10 (the x86_64 check writes r10, r11), which passes this call's static chain"
+	"overwrite r10 (the x86_64 check writes r10), which passes this call's static chain"
 refused x86-chain-sibcall x86_64 '' '.kcfi_call 1, chain=r10 ; ;' 'jmp	*%rcx' 'static chain'
 # Spellings: GCC's reg_names[] (ax, r10) and the assembler's.
 refused x86-spelled-r10d x86_64 'kcfi_reserved r10d, option, "-ffixed-r10d"' '.kcfi_call 1' 'call	*%rax' 'overwrite r10'

@@ -1,10 +1,11 @@
 #!/bin/sh
 # x86_64: every spelling GNU as accepts for an indirect branch (issue 14,
 # item 12).  For each one the real assembler is the oracle: what it
-# assembles the spelling to (objdump) decides what the check must load
-# into %r11 and what the checked branch must still be.  Then:
-#  - annotated with .kcfi_call, the check loads exactly that target, the
-#    branch after it is the same kind of branch through %r11, and the
+# assembles the spelling to (objdump) decides which register the check
+# must read (the target's own, or %r11 loaded with it: doc/abi.md 1) and
+# what the checked branch must still be.  Then:
+#  - annotated with .kcfi_call, the check reads exactly that target, the
+#    branch after it is the same kind of branch through that register, the
 #    object decodes (kcfi-elfcheck: one trap of the right type);
 #  - unannotated in an instrumented unit, it is refused with file:line;
 #  - spellings a check cannot keep the meaning of (far branches, 16-bit
@@ -41,9 +42,16 @@ while IFS='|' read -r sp want; do
 		fail "'$sp': refused"; sed 's/^/    /' "$T/c.err"; continue
 	fi
 	dis "$T/c.o" >"$T/c.dis"
-	# The load of the target, unless it is in %r11 already.
+	# The register the check reads (doc/abi.md 1): the branch's own, but
+	# %r11 for memory targets, %r10 (the scratch) and %r12 (needs a SIB).
+	case $target in
+	%r10|%r12|%rsp|%*[\(:]*) reg=%r11 ;;
+	%*) reg=$target ;;
+	*) reg=%r11 ;;
+	esac
+	# The load of the target, unless it is in that register already.
 	first=$(sed -n 1p "$T/c.dis")
-	if [ "$target" = "%r11" ]; then
+	if [ "$target" = "$reg" ]; then
 		want_first='mov $'
 	else
 		want_first="mov $target,%r11"
@@ -53,11 +61,11 @@ while IFS='|' read -r sp want; do
 	*) fail "'$sp': the check begins with '$first', not '$want_first'"; sed 's/^/    /' "$T/c.dis" ;;
 	esac
 	last=$(grep -E '(call|jmp) ' "$T/c.dis" | tail -1)
-	want_last="${pfx:+$pfx }$kind *%r11"
+	want_last="${pfx:+$pfx }$kind *$reg"
 	[ "$last" = "$want_last" ] && pass "'$sp': then '$want_last'" ||
 		fail "'$sp': the checked branch is '$last', not '$want_last'"
 	"$ELFCHECK" "$T/c.o" >"$T/c.check" 2>&1
-	[ "$(grep -c "^trap .*type=$VOID target=r11" "$T/c.check")" -eq 1 ] &&
+	[ "$(grep -c "^trap .*type=$VOID target=${reg#%} " "$T/c.check")" -eq 1 ] &&
 		pass "'$sp': one decodable check of void (void)" ||
 		{ fail "'$sp': kcfi-elfcheck"; sed 's/^/    /' "$T/c.check"; }
 
@@ -207,7 +215,7 @@ END
 # annotation it would prefix the check.
 printf '%s\n\t.kcfi_type 1, "void (void)"\n\t.text\nf:\n\t.kcfi_call 1\n\tnotrack\n\tCALL *%%RAX\n' "$V" >"$T/pl.s"
 check "a notrack line after .kcfi_call joins the branch" sh -c \
-	"'$KCFI_AS' -o '$T/pl.o' '$T/pl.s' && objdump -d '$T/pl.o' | grep -q 'notrack call \*%r11'"
+	"'$KCFI_AS' -o '$T/pl.o' '$T/pl.s' && objdump -d '$T/pl.o' | grep -q 'notrack call \*%rax'"
 expect_error rexb-line 7 "cannot be checked by KCFI: a REX prefix" <<END
 $V
 	.kcfi_type 1, "void (void)"

@@ -2,7 +2,9 @@
 # Every x86_64 branch shape GCC prints, through kcfi-as and GNU as, then
 # decoded from the object by kcfi-elfcheck (an independent reader): each check
 # is the 6+4+2+2 bytes Linux decodes, with the id of its type and the hash
-# load at -(M+4)(%r11); every trap is in .kcfi_traps; preambles are right.
+# load at -(M+4) from the branch's own register, or from %r11 for memory
+# targets, thunks, %r10 and %r12 (doc/abi.md 1); every trap is in
+# .kcfi_traps; preambles are right.
 . "$top_srcdir/tests/lib.sh"
 
 VOID=$(fnv1a _ZTSFvvE)		# void (void)
@@ -47,6 +49,10 @@ f:
 	jmp	*16(%rax)
 	.kcfi_call 1
 	jmp	__x86_indirect_thunk_rdx
+	.kcfi_call 1
+	call	*%r12
+	.kcfi_call 2
+	call	*%r13
 	.size	f, .-f
 	.section	.text.g,"axG",@progbits,g,comdat
 	.kcfi_func g, 2
@@ -77,11 +83,13 @@ for M in 0 3 4 11; do
 		fail "M=$M: kcfi-elfcheck rejects the object"; grep BAD "$T/check$M.txt"; continue
 	fi
 	n=$(grep -c '^trap' "$T/check$M.txt")
-	[ "$n" -eq 13 ] && pass "M=$M: 13 decodable checks" || fail "M=$M: $n checks, expected 13"
-	[ "$(grep '^trap' "$T/check$M.txt" | grep -vc 'target=r11')" -eq 0 ] &&
-		pass "M=$M: every check loads through %r11" || fail "M=$M: a check not on %r11"
-	[ "$(grep -c "^trap .*type=$VOID" "$T/check$M.txt")" -eq 7 ] &&
-	[ "$(grep -c "^trap .*type=$INTP" "$T/check$M.txt")" -eq 6 ] &&
+	[ "$n" -eq 15 ] && pass "M=$M: 15 decodable checks" || fail "M=$M: $n checks, expected 15"
+	regs=$(sed -n 's/^trap .* target=\([a-z0-9]*\) .*/\1/p' "$T/check$M.txt" | tr '\n' ' ')
+	want="rax r11 r11 r11 r11 r11 rcx r11 r11 rsi r11 r11 r11 r13 rax "
+	[ "$regs" = "$want" ] && pass "M=$M: each check loads through the right register" ||
+		fail "M=$M: checks load through $regs, want $want"
+	[ "$(grep -c "^trap .*type=$VOID" "$T/check$M.txt")" -eq 8 ] &&
+	[ "$(grep -c "^trap .*type=$INTP" "$T/check$M.txt")" -eq 7 ] &&
 		pass "M=$M: each check expects its own type" || fail "M=$M: wrong types"
 	grep -q "^trap .text.g+.*type=$INTP" "$T/check$M.txt" &&
 		pass "M=$M: trap in a COMDAT section" || fail "M=$M: no trap in .text.g"
@@ -96,7 +104,13 @@ for M in 0 3 4 11; do
 		pass "M=$M: cs prefix kept on the r11 thunk" || fail "M=$M: cs prefix"
 	[ "$(grep -c '__x86_indirect_thunk_r11' "$T/forms$M.out.s")" -eq 3 ] &&
 		pass "M=$M: all thunks go through r11" || fail "M=$M: thunk registers"
-	grep -q 'notrack call	\*%r11' "$T/forms$M.out.s" &&
+	# The branch behind each check goes through the register the check read.
+	awk '/^	addl	-[0-9]+\(%r[a-z0-9]+\), %r10d$/ { r = $2; sub(/^-[0-9]+\(/, "", r); sub(/\).*/, "", r); next }
+	     r != "" && /^	[a-z ]*(call|jmp)	/ { n++; if ($NF != "*" r && $NF != "__x86_indirect_thunk_r11") { print "after " r ": " $0; bad = 1 } r = "" }
+	     END { exit bad || n != 15 }' "$T/forms$M.out.s" >"$T/after$M" &&
+		pass "M=$M: each branch uses the register its check read" ||
+		{ fail "M=$M: branch and check registers differ"; cat "$T/after$M"; }
+	grep -q 'notrack call	\*%rcx' "$T/forms$M.out.s" &&
 		pass "M=$M: notrack kept" || fail "M=$M: notrack"
 	grep -q 'movq	complex_func_ptr(%rip), %r11' "$T/forms$M.out.s" &&
 		pass "M=$M: memory operand loaded into r11" || fail "M=$M: memory load"

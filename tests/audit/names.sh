@@ -102,17 +102,20 @@ done
 check "from DWARF: all ten ids, and it says where from" grep -qx \
 	"$T/dwarf.o: type names for 10 of 10 ids (FNV-1a; 10 from DWARF), 0 of them with more than one name (a hash collision)" "$T/d.out"
 
-# Clang's check without retpolines loads from the branch's own register
-# (Linux's decoder reads whichever the addl names); kcfi-as always uses
-# %r11.  The same text with %rax, and with %r12 (whose addl needs a SIB).
-sed -e 's/^	addl	-4(%r11), %r10d$/	addl	-4(%rax), %r10d/' -e 's/^	\(call\|jmp\)	\*%r11$/	\1	*%rax/' \
-	"$T/names.k.s" > "$T/rax.s" && as -o "$T/rax.o" "$T/rax.s"
-sed 's/%r11/%r12/g' "$T/names.k.s" > "$T/r12.s" && as -o "$T/r12.o" "$T/r12.s"
+# A check loads from the register the branch goes through (kcfi-as uses the
+# call's own register, as Clang does without retpolines; Linux's decoder
+# reads whichever the addl names).  The same text with every check through
+# %rax, and through %r12 (whose addl needs a SIB).
+ADDL='s/^	addl	-4(%[a-z0-9]*), %r10d$/	addl	-4(%REG), %r10d/'
+BRANCH='s/^	\(call\|jmp\)	\*%[a-z0-9]*$/	\1	*%REG/'
 for r in rax r12; do
+	sed -e "$(echo "$ADDL" | sed "s/REG/$r/")" -e "$(echo "$BRANCH" | sed "s/REG/$r/")" \
+		"$T/names.k.s" > "$T/$r.s" && as -o "$T/$r.o" "$T/$r.s"
 	check "checks through %$r: 5 checked, 0 findings" sh -c \
 		". '$A/lib.sh'; audited '$T/$r.o' 0 && grep -q ': x86_64: 5 checked, 0 exempt (), 0 unchecked, ' '$T/$r.o.audit'"
 done
-sed 's/^	addl	-4(%r11), %r10d$/	addl	-4(%rax), %r10d/' "$T/names.k.s" > "$T/mix.s" && as -o "$T/mix.o" "$T/mix.s"
+sed -e "$(echo "$ADDL" | sed "s/REG/rax/")" -e "$(echo "$BRANCH" | sed "s/REG/r11/")" \
+	"$T/names.k.s" > "$T/mix.s" && as -o "$T/mix.o" "$T/mix.s"
 check "a check of %rax before a branch through %r11: named" sh -c \
 	". '$A/lib.sh'; audited '$T/mix.o' 1 &&
 	 grep -q \"<call_put>: indirect call 'call r11': the KCFI check in front of it tests %rax, but the branch does not go through %rax\$\" '$T/mix.o.audit'"

@@ -83,10 +83,12 @@ awk '/^\tmovl\t\$[0-9]+, %r10d$/ && !done { skip = 1 }
      skip && /^\tud2$/ { skip = 0; done = 1; next }
      skip && /^\t/ { next } { print }' "$T/prog.k.s" > "$T/nocheck.s"
 as -o "$T/nocheck.o" "$T/nocheck.s"
-call=$(insn_in "$T/nocheck.o" apply 'call +\\*%r11')
+# The register apply's call goes through (its check reads it: doc/abi.md 1).
+areg=$(sed -n 's/^	addl	-[0-9]*(%\([a-z0-9]*\)), %r10d$/\1/p' "$T/prog.k.s" | head -1)
+call=$(insn_in "$T/nocheck.o" apply "call +\\\\*%$areg")
 check "check removed: the bare call is named, exit 1" sh -c \
 	". '$A/lib.sh'; audited '$T/nocheck.o' 1 && has_line '$T/nocheck.o' \
-	 \"$T/nocheck.o: .text+$(hex "$call") <apply>: indirect call 'call r11' without a KCFI check\""
+	 \"$T/nocheck.o: .text+$(hex "$call") <apply>: indirect call 'call $areg' without a KCFI check\""
 check "check removed: its orphaned .kcfi_traps entry is named" has_line "$T/nocheck.o" \
 	"$T/nocheck.o: .text+$(hex "$call") <apply>: a .kcfi_traps entry points here, at no ud2"
 check "check removed: one unchecked, two findings" sh -c \
@@ -99,11 +101,11 @@ awk '/^\tmovl\t\$[0-9]+, %r10d$/ && !done { skip = 1 }
      skip && /^\tud2$/ { skip = 0; done = 1; next }
      skip && /^\t/ { next } { print }' "$T/progg.k.s" > "$T/nocheckg.s"
 as -o "$T/nocheckg.o" "$T/nocheckg.s"
-callg=$(insn_in "$T/nocheckg.o" apply 'call +\\*%r11')
+callg=$(insn_in "$T/nocheckg.o" apply "call +\\\\*%$areg")
 line=$(grep -n 'return f(x) + 3;' "$A/prog.c" | cut -d: -f1)
 check "check removed, -g: the finding has prog.c's line" sh -c \
 	". '$A/lib.sh'; audited '$T/nocheckg.o' 1 && grep -qxE \
-	 \"$T/nocheckg.o: \\.text\\+$(hex "$callg") <apply> \\(.*prog\\.c:$line\\): indirect call 'call r11' without a KCFI check\" '$T/nocheckg.o.audit'"
+	 \"$T/nocheckg.o: \\.text\\+$(hex "$callg") <apply> \\(.*prog\\.c:$line\\): indirect call 'call $areg' without a KCFI check\" '$T/nocheckg.o.audit'"
 
 # -- an exemption record removed --------------------------------------------
 grep -v '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2$' "$T/prog.k.s" > "$T/noexempt.s"
@@ -131,7 +133,7 @@ check "wrong id: ext_target's preamble is named against __kcfi_typeid_ext_target
 sed 's/^	\.long	\.Lkcfi1_trap-\.Lkcfi1_entry$/	.long	.Lkcfi1_trap-.Lkcfi1_entry-2/' "$T/prog.k.s" > "$T/badtrap.s"
 as -o "$T/badtrap.o" "$T/badtrap.s"
 ud2=$(insn_in "$T/badtrap.o" run 'ud2')
-jmp=$(insn_in "$T/badtrap.o" run 'jmp +\\*%r11')
+jmp=$(insn_in "$T/badtrap.o" run 'jmp +\\*%r[a-z0-9]+')
 check "trap entry moved: the place it names is no ud2" sh -c \
 	". '$A/lib.sh'; audited '$T/badtrap.o' 1 && has_line '$T/badtrap.o' \
 	 '$T/badtrap.o: .text+$(hex "$(printf '%x' $((0x$ud2 - 2)))") <run>: a .kcfi_traps entry points here, at no ud2'"
@@ -139,12 +141,28 @@ check "trap entry moved: run's check has its ud2 unlisted" has_line "$T/badtrap.
 	"$T/badtrap.o: .text+$(hex "$jmp") <run>: the ud2 of its KCFI check (.text+$(hex "$ud2")) is not listed in .kcfi_traps"
 
 # -- a check guarding another register ---------------------------------------
-sed 's/^	jmp	\*%r11$/	jmp	*%rdi/' "$T/prog.k.s" > "$T/badreg.s"
+# run's tail call: the check reads the register, the jump then goes
+# through another.
+rreg=$(sed -n '/^\.Lkcfi1_call:$/{n;s/^	jmp	\*%\([a-z0-9]*\)$/\1/p}' "$T/prog.k.s")
+other=rsi; [ "$rreg" != rsi ] || other=rdx
+sed "/^\.Lkcfi1_call:\$/{n;s/^	jmp	\*%$rreg\$/	jmp	*%$other/}" "$T/prog.k.s" > "$T/badreg.s"
+check "badreg: the edit took" sh -c "! cmp -s '$T/prog.k.s' '$T/badreg.s'"
 as -o "$T/badreg.o" "$T/badreg.s"
-jrdi=$(insn_in "$T/badreg.o" run 'jmp +\\*%rdi')
+jother=$(insn_in "$T/badreg.o" run "jmp +\\\\*%$other")
 check "check before a branch through another register: named" sh -c \
 	". '$A/lib.sh'; audited '$T/badreg.o' 1 && has_line '$T/badreg.o' \
-	 \"$T/badreg.o: .text+$(hex "$jrdi") <run>: indirect jump 'jmp rdi': the KCFI check in front of it tests %r11, but the branch does not go through %r11\""
+	 \"$T/badreg.o: .text+$(hex "$jother") <run>: indirect jump 'jmp $other': the KCFI check in front of it tests %$rreg, but the branch does not go through %$rreg\""
+
+# -- a check that reads its scratch -----------------------------------------
+# "addl -4(%r10), %r10d" reads through what the movl just overwrote: no check.
+sed "/^	addl	-4(%$areg), %r10d\$/{s//	addl	-4(%r10), %r10d/;:a;n;s/^	call	\*%$areg\$/	call	*%r10/;Ta}" \
+	"$T/prog.k.s" > "$T/scratch.s"
+check "scratch: the edit took" sh -c "grep -q 'call	\*%r10\$' '$T/scratch.s' && grep -q 'addl	-4(%r10)' '$T/scratch.s'"
+as -o "$T/scratch.o" "$T/scratch.s"
+c10=$(insn_in "$T/scratch.o" apply 'call +\\*%r10')
+check "a check through %r10 is no check: the call is named" sh -c \
+	". '$A/lib.sh'; audited '$T/scratch.o' 1 && has_line '$T/scratch.o' \
+	 \"$T/scratch.o: .text+$(hex "$c10") <apply>: indirect call 'call r10' without a KCFI check\""
 
 # -- usage and unreadable files ----------------------------------------------
 check "no such file: exit 2, the message names it" sh -c \

@@ -45,11 +45,13 @@ branches_after_traps() {
 		want && NF >= 2 { x = $2; sub(/[ \t]+#.*/, "", x); sub(/ +<.*>/, "", x);
 			gsub(/[ \t]+/, " ", x); sub(/ $/, "", x); print x; want = 0 }'
 }
-# adjacent OBJ: every trap is followed by a branch through %r11.
+# adjacent OBJ: every trap is followed by a branch through a register (the
+# one its check read, or %r11; tests/asmpass/x86-forms.sh checks which) or
+# by a direct call of a thunk.
 adjacent() {
 	branches_after_traps "$1" >"$1.after"
 	[ -s "$1.after" ] || { echo "no trap in $1"; return 1; }
-	! grep -vE '^(cs )?(notrack )?(call|jmp)q? (\*%r11|[0-9a-f]+)$' "$1.after"
+	! grep -vE '^(cs )?(notrack )?(call|jmp)q? (\*%(r[a-z]{2}|r[89]|r1[1345])|[0-9a-f]+)$' "$1.after"
 }
 
 # run_to_sigill PROG: run PROG with the SIGILL reporter preloaded; succeeds if
@@ -77,14 +79,19 @@ kcfi_trap_addrs() {
 }
 
 # trap_bytes_ok HEX28 H M: the 12 bytes before the ud2 are movl $-H,%r10d;
-# addl -(M+4)(%r11),%r10d; je .+2 (41 ba imm32 | 45 03 53 d8 | 74 02) and
-# the faulting bytes are ud2 (0f 0b).
+# addl -(M+4)(%reg),%r10d; je .+2 (41 ba imm32 | 44/45 03 5r d8 | 74 02),
+# where reg is any but %r10 and the SIB forms %rsp/%r12 (Linux decodes a
+# 4-byte addl at trap-6), and the faulting bytes are ud2 (0f 0b).
 trap_bytes_ok() {
 	neg=$(( (0x100000000 - $2) & 0xffffffff ))
 	le=$(printf '%02x%02x%02x%02x' $((neg & 255)) $((neg >> 8 & 255)) $((neg >> 16 & 255)) $((neg >> 24)))
 	d8=$(printf '%02x' $(( (256 - ($3 + 4)) & 255 )))
-	want="41ba${le}450353${d8}74020f0b"
-	[ "$1" = "$want" ] || { echo "bytes $1, want $want"; false; }
+	want="41ba${le}4[45]035[0-35-7]${d8}74020f0b"
+	case $1 in
+	41ba${le}4503524*) echo "bytes $1: the check reads %r10, its own scratch"; false ;;
+	$want) ;;
+	*) echo "bytes $1, want $want"; false ;;
+	esac
 }
 
 # listed_trap EXE H [M]: the SIGILL run_to_sigill just reported is at a ud2

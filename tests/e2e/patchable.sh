@@ -1,6 +1,6 @@
 #!/bin/sh
 # -fpatchable-function-entry=N,M: preambles end M NOPs before the entry, every
-# check loads the id from -(M+4)(%r11), and the program runs; the
+# check loads the id from -(M+4)(%reg), and the program runs; the
 # patchable_function_entry attribute that would move one entry is an error.
 . "$top_srcdir/tests/e2e/lib.sh"
 

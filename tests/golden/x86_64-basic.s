@@ -46,6 +46,10 @@ relay:
 #NO_APP
 	.kcfi_call 1
 	call	*%r10
+	.kcfi_call 2
+	call	*%r12
+	.kcfi_call 2
+	call	*%rbp
 	addq	$8, %rsp
 	.kcfi_call 2
 	jmp	*%r11
