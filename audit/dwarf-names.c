@@ -322,7 +322,8 @@ size_t dwarf_names(struct audit_file *f)
 		w.ids[w.nids++] = f->pre[i].id;
 	for (size_t i = 0; i < f->nsites; i++)
 		w.ids[w.nids++] = f->sites[i].id;
-	qsort(w.ids, w.nids, sizeof(*w.ids), by_id);
+	if (w.nids > 1)
+		qsort(w.ids, w.nids, sizeof(*w.ids), by_id);
 	static const struct { uint16_t machine; const char *triple; } triples[] = {
 		{ EM_X86_64, "x86_64-linux-gnu" }, { EM_AARCH64, "aarch64-linux-gnu" },
 		{ EM_RISCV, "riscv64-linux-gnu" },

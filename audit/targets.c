@@ -144,7 +144,8 @@ static bool unnamed_ids(const struct audit_file *f)
 
 int targets_report(struct audit_file *f, const struct targets_opts *o)
 {
-	qsort(f->pre, f->npre, sizeof(*f->pre), by_id);
+	if (f->npre > 1)	/* qsort's base may not be NULL, even for 0 */
+		qsort(f->pre, f->npre, sizeof(*f->pre), by_id);
 	/* Ids kcfi-as left no name for (Clang, an older kcfi-as): from the
 	 * DWARF's function types, where the file has DWARF. */
 	size_t from_dwarf = unnamed_ids(f) ? dwarf_names(f) : 0;
