@@ -53,6 +53,15 @@ check_patchable_entry (tree fndecl)
 	      "patchable_function_entry", "-fsanitize=kcfi");
 }
 
+/* Give CALL the tag TAG ("": unchecked) on a variant of its fntype.  */
+static void
+tag_call (gcall *call, const char *tag)
+{
+  tree fntype = gimple_call_fntype (call);
+  tree attrs = kcfi_attr_with (TYPE_ATTRIBUTES (fntype), KCFI_ATTR_CALL, tag);
+  gimple_call_set_fntype (call, build_type_attribute_variant (fntype, attrs));
+}
+
 /* After "cfg", in cc1 only, before any inlining: a call expects the type
    written where the call is written, and no_sanitize("kcfi") belongs to
    that body too.  The tag rides on a type-attribute variant of
@@ -74,11 +83,7 @@ kcfi_tag_calls (function *fun)
       location_t loc = gimple_location (call);
       if (loc == UNKNOWN_LOCATION)
 	loc = DECL_SOURCE_LOCATION (fun->decl);
-      const char *tag = unchecked ? "" : kcfi_type_name (fntype, loc);
-      tree attrs = kcfi_attr_with (TYPE_ATTRIBUTES (fntype), KCFI_ATTR_CALL,
-				   tag);
-      gimple_call_set_fntype (call,
-			      build_type_attribute_variant (fntype, attrs));
+      tag_call (call, unchecked ? "" : kcfi_type_name (fntype, loc));
     }
   return 0;
 }
@@ -112,15 +117,9 @@ kcfi_tag_unmarked_bodies (void)
       auto_vec<gcall *> calls;
       indirect_calls (fun, calls);
       for (gcall *call : calls)
-	{
-	  tree fntype = gimple_call_fntype (call);
-	  if (lookup_attribute (KCFI_ATTR_CALL, TYPE_ATTRIBUTES (fntype)))
-	    continue;
-	  tree attrs = kcfi_attr_with (TYPE_ATTRIBUTES (fntype),
-				       KCFI_ATTR_CALL, "");
-	  gimple_call_set_fntype (call,
-				  build_type_attribute_variant (fntype, attrs));
-	}
+	if (!lookup_attribute (KCFI_ATTR_CALL,
+			       TYPE_ATTRIBUTES (gimple_call_fntype (call))))
+	  tag_call (call, "");
     }
 }
 
