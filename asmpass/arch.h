@@ -177,14 +177,20 @@ struct kcfi_arch {
 	/* Data directive for one 32-bit .kcfi_traps entry, or NULL when Linux
 	 * identifies traps without a table. */
 	const char *trap_word;
+	/* The object is ELF32 (i386): no 64-bit relocations, so the 64-bit
+	 * words of .debug_kcfi_exempt are written as two 32-bit halves. */
+	bool elf32;
 };
 
-const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits);
+/* The backend for TRIPLE with PTR_BITS, in the x86 MODE the assembler was
+ * given ("--32", "--64", "--x32"; NULL: the triple's own). */
+const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits, const char *mode);
 /* The I-th registered backend, NULL past the last: for tools that try them
  * all (the fuzz harness).  Not initialised; arch_for_triple() does that. */
 const struct kcfi_arch *arch_nth(size_t i);
 
 extern const struct kcfi_arch arch_x86_64;
+extern const struct kcfi_arch arch_i386;
 extern const struct kcfi_arch arch_aarch64;
 extern const struct kcfi_arch arch_riscv64;
 

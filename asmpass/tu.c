@@ -33,6 +33,7 @@ struct pending_call {
 	enum kcfi_dir kind;
 	unsigned id;
 	int chain;		/* gpr() of its static chain, -1: none */
+	uint64_t args;		/* gpr() mask of the registers carrying arguments */
 	unsigned reserve;
 	unsigned long line;
 	unsigned skipped;	/* statements passed over (see on_lenient) */
@@ -195,11 +196,19 @@ static void resync(struct tu *t, unsigned long n)
 
 /* ---- .debug_kcfi_exempt (asmpass/exempt.h) ---------------------------------- */
 
+/* A record's three 64-bit words.  ELF32 has no 64-bit relocation: there
+ * each is a 32-bit word and a zero (little-endian, as on every target). */
+#define EXEMPT_WORDS64 "\t.quad\t%.*s, .Lkcfi_exempt%u, %u\n"
+#define EXEMPT_WORDS32 "\t.long\t%.*s, 0, .Lkcfi_exempt%u, 0, %u, 0\n"
+
 static void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
 {
-	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		    "\t.balign\t8\n\t.quad\t.Lkcfi_exempt%u, .Lkcfi_exempt%u, %u\n\t.popsection\n",
-		    start, end, (unsigned)r);
+	char from[32];
+	int n = snprintf(from, sizeof(from), ".Lkcfi_exempt%u", start);
+	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n");
+	sink_printf(t->out, t->arch->elf32 ? EXEMPT_WORDS32 : EXEMPT_WORDS64, n, from,
+		    end, (unsigned)r);
+	sink_printf(t->out, "\t.popsection\n");
 }
 
 /* A label right before the branch on the next line, and its record: the
@@ -232,8 +241,10 @@ static void function_range(struct tu *t, struct slice args)
 		return;
 	unsigned n = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		    "\t.balign\t8\n\t.quad\t%.*s, .Lkcfi_exempt%u, %u\n\t.popsection\n",
-		    n, (int)name.n, name.p, n, (unsigned)KCFI_RANGE_INSTRUMENTED);
+		    "\t.balign\t8\n", n);
+	sink_printf(t->out, t->arch->elf32 ? EXEMPT_WORDS32 : EXEMPT_WORDS64, (int)name.n,
+		    name.p, n, (unsigned)KCFI_RANGE_INSTRUMENTED);
+	sink_printf(t->out, "\t.popsection\n");
 	resync(t, t->loc.line);
 }
 
@@ -375,10 +386,14 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	size_t n = d->triple.n < sizeof(triple) - 1 ? d->triple.n : sizeof(triple) - 1;
 	memcpy(triple, d->triple.p, n);
 	triple[n] = '\0';
-	t->arch = arch_for_triple(triple, d->ptr_bits);
+	t->arch = arch_for_triple(triple, d->ptr_bits, t->opts.x86_mode);
+	if (!t->arch && t->opts.x86_mode && !strcmp(t->opts.x86_mode, "--x32"))
+		return fail(t, 0, "no KCFI backend for x32 (--x32, gcc -mx32): build this file "
+			    "without -fsanitize=kcfi, or for i386 (-m32) or x86_64 (-m64)");
 	if (!t->arch)
-		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers",
-			    triple, d->ptr_bits);
+		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers%s%s",
+			    triple, d->ptr_bits, t->opts.x86_mode ? " under " : "",
+			    t->opts.x86_mode ? t->opts.x86_mode : "");
 	if (t->intel_syntax)
 		return fail(t, 0, "kcfi-as reads AT&T syntax only; compile without -masm=intel");
 	t->instrumented = true;
@@ -622,10 +637,19 @@ static int on_call(struct tu *t, const struct kcfi_directive *d)
 			return fail(t, 0, ".kcfi_call: the static chain register '%.*s' is no "
 				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
 	}
+	uint64_t args = 0;
+	for (unsigned i = 0; i < d->nargs; i++) {
+		struct slice reg = unquoted(d->args[i]);
+		int n = t->arch->gpr(reg.p, reg.n);
+		if (n < 0)
+			return fail(t, 0, ".kcfi_call: the argument register '%.*s' is no "
+				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
+		args |= UINT64_C(1) << n;
+	}
 	t->code_seen = true;
 	t->call_prefix.len = 0;
 	t->call = (struct pending_call){
-		.active = true, .kind = d->kind, .id = d->id, .chain = chain,
+		.active = true, .kind = d->kind, .id = d->id, .chain = chain, .args = args,
 		.reserve = d->reserve, .line = t->loc.line,
 	};
 	return 0;
@@ -927,6 +951,11 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			 "(__builtin_call_with_static_chain): kcfi-as cannot check such a call on %s; "
 			 "make it from a no_sanitize(\"kcfi\") function or without the chain",
 			 t->arch->name);
+	} else if (writes & c->args) {
+		n = __builtin_ctzll(writes & c->args);
+		snprintf(why, sizeof(why), "which carries an argument of this call (regparm or "
+			 "-mregparm): kcfi-as can check it only through a register; make it "
+			 "from a no_sanitize(\"kcfi\") function or without register arguments");
 	} else if (writes & t->reserved) {
 		n = __builtin_ctzll(writes & t->reserved);
 		const char *by = t->reserved_by[n].why;
