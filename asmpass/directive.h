@@ -39,6 +39,8 @@ struct kcfi_directive {
 	size_t type_col;		/* 1-based column of that text in the line */
 	unsigned reserve;		/* .kcfi_call: statements reserved (>= 1) */
 	struct slice chain;		/* .kcfi_call chain=REG, quotes kept (empty: none) */
+	struct slice args[8];		/* .kcfi_call arg=REG..., quotes kept */
+	unsigned nargs;
 	bool stub;			/* .kcfi_extern NAME, ID, stub; .kcfi_func ..., stub */
 	/* .kcfi_reserved REG, KIND, "WHY" (REG in name) */
 	enum kcfi_reserve_kind reserve_kind;
