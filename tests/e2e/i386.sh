@@ -1,0 +1,118 @@
+#!/bin/sh
+# i386 user space (doc/abi.md 1a): a three-unit program built with
+# kcfi-gcc -m32, with i686-linux-gnu-kcfi-gcc when configure built it, and
+# mixed with clang-22 -m32 -fsanitize=kcfi (FNV-1a) in both directions, run
+# at -O0, -O2 and -O2 -fPIC, natively (or under qemu-i386 where the kernel
+# has no 32-bit support).  Matched calls (through a register,
+# through memory, sibcalls, types with long, size_t and pointers) return;
+# each call through a pointer of the wrong type dies of SIGTRAP, the int3
+# of the check, before it returns.
+. "$top_srcdir/tests/e2e/lib.sh"
+
+CLANG=${CLANG22:-clang-22}
+CROSS=$top_builddir/i686-linux-gnu-kcfi-gcc
+printf 'int main(void) { return 0; }\n' >"$T/probe.c"
+
+# The linker: gcc -m32 if this system has the 32-bit libc and libgcc
+# (Debian's gcc-multilib), else the i686 cross compiler's (statically, so
+# that the program needs no 32-bit libraries to run).
+if gcc -m32 -o "$T/probe" "$T/probe.c" 2>/dev/null; then
+	LINK="gcc -m32"
+elif command -v i686-linux-gnu-gcc >/dev/null &&
+     i686-linux-gnu-gcc -static -o "$T/probe" "$T/probe.c" 2>/dev/null; then
+	LINK="i686-linux-gnu-gcc -static"
+else
+	skip "no 32-bit x86 link (apt-get install gcc-i686-linux-gnu libc6-dev-i386-cross, or gcc-multilib)"
+fi
+# Natively where the kernel runs 32-bit programs (IA32 emulation); some
+# virtual machines' kernels are built without it, and then qemu-i386 runs
+# them (the program is static there, or finds the 32-bit libraries).
+if "$T/probe" 2>/dev/null; then
+	RUN=
+elif command -v qemu-i386 >/dev/null && qemu-i386 "$T/probe"; then
+	RUN=qemu-i386
+	echo "this kernel does not run 32-bit x86 programs: running them under qemu-i386"
+else
+	skip "this kernel does not run 32-bit x86 programs (IA32 emulation), and there is no qemu-i386"
+fi
+
+# build NAME MAIN CALLERS TARGETS FLAGS...: each unit with its compiler
+# (gcc: kcfi-gcc -m32, cross: i686-linux-gnu-kcfi-gcc, clang: clang-22 -m32).
+compile() {	# COMPILER OUT SRC FLAGS...
+	c_c=$1 c_o=$2 c_s=$3
+	shift 3
+	case $c_c in
+	gcc) "$KCFI_GCC" -fsanitize=kcfi -m32 "$@" -c -o "$c_o" "$c_s" ;;
+	# The environment names the native plugin; the cross driver finds its own.
+	cross) env -u KCFI_PLUGIN "$CROSS" -fsanitize=kcfi "$@" -c -o "$c_o" "$c_s" ;;
+	clang) "$CLANG" -m32 -fsanitize=kcfi -Xclang -fsanitize-kcfi-hash=FNV-1a "$@" \
+		-c -o "$c_o" "$c_s" ;;
+	esac 2>"$T/cc.err" || { cat "$T/cc.err"; false; }
+}
+build() {
+	b_n=$T/$1 b_m=$2 b_c=$3 b_t=$4
+	shift 4
+	compile "$b_m" "$b_n-main.o" "$E2E/i386-main.c" "$@" &&
+	compile "$b_c" "$b_n-callers.o" "$E2E/i386-callers.c" "$@" &&
+	compile "$b_t" "$b_n-targets.o" "$E2E/i386-targets.c" "$@" &&
+	$LINK -o "$b_n" "$b_n-main.o" "$b_n-callers.o" "$b_n-targets.o"
+}
+runs() { $RUN "$1" all >"$T/out" 2>&1 && grep -qx 'all calls returned' "$T/out" || { cat "$T/out"; false; }; }
+# 133: killed by SIGTRAP (128 + 5), and it never printed "returned".
+traps() {
+	$RUN "$1" "$2" >"$T/out" 2>&1
+	t_rc=$?
+	[ "$t_rc" -eq 133 ] && ! grep -q returned "$T/out" || { echo "exit $t_rc:"; cat "$T/out"; false; }
+}
+# Every indirect call of the callers' unit carries a check: one int3 each,
+# right before the branch.
+checked() {
+	"$OBJDUMP" -d --no-show-raw-insn "$1" >"$1.dis" || return 1
+	ck_n=$(grep -c "	int3" "$1.dis" || true)
+	[ "$ck_n" -eq 6 ] || { echo "$1: $ck_n int3, want 6"; false; }
+}
+
+# COMPILERS (main:callers:targets) and the flags, "_" for a space: every
+# compiler at -O2, kcfi-gcc alone also at -O0 and -O2 -fPIC, and each mix
+# once more with -fPIC.
+builds="gcc:gcc:gcc/-O0 gcc:gcc:gcc/-O2 gcc:gcc:gcc/-O2_-fPIC"
+if [ -x "$CROSS" ]; then
+	builds="$builds cross:cross:cross/-O2"
+else
+	echo "not tested: i686-linux-gnu-kcfi-gcc (configure found no i686-linux-gnu-gcc with plugin headers)"
+fi
+if command -v "$CLANG" >/dev/null; then
+	builds="$builds gcc:gcc:clang/-O2 gcc:clang:gcc/-O2 gcc:gcc:clang/-O2_-fPIC gcc:clang:gcc/-O2_-fPIC"
+else
+	echo "not tested: calls between clang-22 and kcfi-gcc objects (no $CLANG)"
+fi
+for b in $builds; do
+	flags=$(echo "${b#*/}" | tr _ ' ')
+	IFS=: read -r m c t <<END
+${b%/*}
+END
+	what="main $m, callers $c, targets $t, $flags"
+	n=p$(echo "$b" | tr -c 'a-zA-Z0-9\n' _)
+	if ! build "$n" "$m" "$c" "$t" $flags; then
+		fail "$what: builds"
+		continue
+	fi
+	check "$what: every indirect call is checked" checked "$T/$n-callers.o"
+	check "$what: all matched calls return" runs "$T/$n"
+	for s in call-reg tail-reg call-mem tail-mem size global; do
+		check "$what: $s with the wrong type traps" traps "$T/$n" "$s"
+	done
+done
+
+# The ids of types with long, size_t and pointers, which -m32 makes 32-bit,
+# are clang-22 -m32's: the preambles of the targets carry the same values.
+if command -v "$CLANG" >/dev/null; then
+	ids() { "$OBJDUMP" -d "$1" | awk '/<__cfi_/ { n = $2 } /mov +\$0x[0-9a-f]+,%eax/ && n { sub(/,.*/, "", $NF); print n, $NF; n = "" }'; }
+	compile gcc "$T/tg.o" "$E2E/i386-targets.c" -O2 && compile clang "$T/tc.o" "$E2E/i386-targets.c" -O2 &&
+		ids "$T/tg.o" >"$T/tg.ids" && ids "$T/tc.o" >"$T/tc.ids"
+	check "preambles: four, with clang-22 -m32's ids" sh -c \
+		"[ \$(wc -l <'$T/tg.ids') -eq 4 ] && diff -u '$T/tc.ids' '$T/tg.ids'"
+	check "preamble of long (long, const char *) is FNV-1a of _ZTSFllPKcE" \
+		grep -q "<__cfi_parse>: \\\$$(printf '0x%x' "$(( $(id FllPKcE) ))")\$" "$T/tg.ids"
+fi
+finish
