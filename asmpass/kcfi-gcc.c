@@ -143,6 +143,7 @@ struct x86_opts {
 	const char *cmodel;		/* -mcmodel= value */
 	const char *instrument_return;	/* -minstrument-return= value */
 	const char *profile;		/* -pg or -p */
+	const char *indirect_branch;	/* -mindirect-branch= value */
 };
 
 static void x86_note(struct x86_opts *o, const char *a)
@@ -157,10 +158,15 @@ static void x86_note(struct x86_opts *o, const char *a)
 		o->instrument_return = a + 20;
 	else if (!strcmp(a, "-pg") || !strcmp(a, "-p"))
 		o->profile = a;
+	else if (!strncmp(a, "-mindirect-branch=", 18))
+		o->indirect_branch = a + 18;
 }
 
-/* One line saying why, or 0 if kcfi-as can handle what GCC will print. */
-static int x86_refuse(const struct x86_opts *o)
+static bool x86_32_mode(const char *triple, const char *mode);
+
+/* One line saying why, or 0 if kcfi-as can handle what GCC will print
+ * for TRIPLE. */
+static int x86_refuse(const struct x86_opts *o, const char *triple)
 {
 	const char *why = NULL, *what = NULL;
 	char both[64];
@@ -169,8 +175,8 @@ static int x86_refuse(const struct x86_opts *o)
 		why = "kcfi-as reads AT&T syntax";
 	} else if (o->mode && !strcmp(o->mode, "-mx32")) {
 		what = o->mode;
-		why = "kcfi-as has no backend for x32 (64-bit code with 32-bit pointers; "
-		      "-m32 and -m64 have one)";
+		why = "kcfi-as has no backend for x32, 64-bit code with 32-bit pointers; "
+		      "-m32 and -m64 have one";
 	} else if (o->mode && !strcmp(o->mode, "-m16")) {
 		what = o->mode;
 		why = "kcfi-as has no backend for 16-bit code";
@@ -178,6 +184,11 @@ static int x86_refuse(const struct x86_opts *o)
 		snprintf(both, sizeof(both), "%s with -mcmodel=large", o->profile);
 		what = both;
 		why = "GCC calls the profiler through a register, unannotated";
+	} else if (o->indirect_branch && !strcmp(o->indirect_branch, "thunk-inline") &&
+		   x86_32_mode(triple, o->mode)) {
+		what = o->indirect_branch - 18;
+		why = "with -m32: kcfi-as reads GCC's inline retpoline in 64-bit code only; "
+		      "-mindirect-branch=thunk and thunk-extern work";
 	} else if (o->instrument_return && strcmp(o->instrument_return, "none") != 0) {
 		what = o->instrument_return - 20;
 		why = "GCC puts it between a check and the tail call the check guards";
@@ -599,7 +610,7 @@ int main(int argc, char **argv)
 	 * without the exit-time leak report of sanitizer builds. */
 	if (!read_options(&d, argc, argv))
 		_exit(1);
-	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86))
+	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86, d.triple))
 		_exit(1);
 
 	struct args out = { 0 };

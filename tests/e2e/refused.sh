@@ -22,6 +22,8 @@ for m in -m16 -mx32; do
 done
 check "-mx32's message says -m32 and -m64 work" grep -q '(kcfi-as has no backend for x32, .*; -m32 and -m64 have one)$' "$T/r.err"
 check "-m64 -mx32 is refused" refused -mx32 -O2 -m64 -mx32
+check "-m32 -mindirect-branch=thunk-inline is refused" refused "-mindirect-branch=thunk-inline" -O2 -m32 -mindirect-branch=thunk-inline
+check "its message names the forms that work" grep -q 'thunk and thunk-extern work)$' "$T/r.err"
 check "-pg with -mcmodel=large is refused" refused "-pg with -mcmodel=large" -O2 -pg -mcmodel=large
 check "-p with -mcmodel=large is refused" refused "-p with -mcmodel=large" -mcmodel=large -p
 for r in call nop5; do
@@ -32,6 +34,8 @@ compiles() { kgcc -O2 "$@" -c -o "$T/ok.o" "$T/f.c"; }
 check "-masm=intel -masm=att compiles" compiles -masm=intel -masm=att
 check "-m32 -m64 compiles" compiles -m32 -m64
 check "-mx32 -m32 compiles" compiles -mx32 -m32
+check "-m32 -mindirect-branch=thunk compiles" compiles -m32 -mindirect-branch=thunk
+check "-mindirect-branch=thunk-inline compiles in 64-bit code" compiles -mindirect-branch=thunk-inline
 # -m32 has the i386 backend now (tests/e2e/i386.sh): an object with a check.
 check "-m32 compiles, checked" sh -c \
 	"'$KCFI_GCC' -fsanitize=kcfi -m32 -O2 -c -o '$T/m32.o' '$T/f.c' && objdump -d '$T/m32.o' | grep -q 'int3'"
