@@ -6,7 +6,8 @@
  * differ; no Linux trap handler decodes it, and there is no .kcfi_traps
  * table.  The preamble is x86_64's (movl $H, %eax behind NOP padding), so
  * the id sits at f-(M+4) as there.  Call site (doc/abi.md section 1a):
- *	movl	<operand>, %eax		memory targets only
+ *	movl	<operand>, %eax		memory targets only (%ecx, %edx if
+ *					%eax carries an argument)
  *	cmpl	$H, -(M+4)(%reg)	the id where the target says it is
  *	je	1f
  *	int3				SIGTRAP; if a handler returns, the call goes on
@@ -25,7 +26,7 @@
 #include "asmpass/arch.h"
 
 /* gpr() numbers: the register encoding, as x86_gpr() gives them. */
-enum { I386_EAX = 0 };
+enum { I386_EAX = 0, I386_ECX = 1, I386_EDX = 2 };
 static const char *const gpr_names[8] = {
 	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
 };
@@ -46,15 +47,26 @@ static const char *i386_gpr_name(unsigned n)
 }
 
 /* A target in a register needs no scratch: the cmpl reads the id through
- * it, as Clang's does.  A memory target is loaded once, into %eax, so the
- * call goes where the check looked: %eax carries nothing into a call of
- * the ordinary i386 ABI (fastcall, thiscall and the static chain use %ecx
- * and %edx).  Under regparm and -mregparm it can carry the first argument;
- * the plugin lists such registers (.kcfi_call use=, doc/directives.md 3.7)
- * and the core refuses the check then. */
+ * it, as Clang's does.  A memory target is loaded once, into a register, so
+ * that the call goes where the check looked: the first of the registers a
+ * call may clobber, %eax, %ecx, %edx, that the call does not need as it is.
+ * %eax carries nothing into a call of the ordinary i386 ABI; fastcall,
+ * thiscall and the static chain use %ecx and %edx, regparm and -mregparm
+ * up to all three (the plugin lists them, .kcfi_call arg=,
+ * doc/directives.md 3.7).  With none free, %eax, and the core refuses the
+ * check. */
+static unsigned i386_scratch(const struct kcfi_branch *b)
+{
+	static const unsigned order[] = { I386_EAX, I386_ECX, I386_EDX };
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (!(b->busy >> order[i] & 1))
+			return order[i];
+	return I386_EAX;
+}
+
 static uint64_t i386_check_clobbers(const struct kcfi_branch *b)
 {
-	return b->mem ? UINT64_C(1) << I386_EAX : 0;
+	return b->mem ? UINT64_C(1) << i386_scratch(b) : 0;
 }
 
 static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
@@ -62,7 +74,7 @@ static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
 {
 	const char *insn = b->cls == INSN_ICALL ? "call" : "jmp";
 	unsigned n = site->serial;
-	const char *reg = b->mem ? "eax" : b->reg;
+	const char *reg = b->mem ? gpr_names[i386_scratch(b)] : b->reg;
 	(void)opts;
 
 	if (b->flags & X86_RETURN_THUNK)
@@ -71,10 +83,10 @@ static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	/* The inline retpoline is read in 64-bit mode only (no seq_begin here),
 	 * so it never gets this far. */
 	if (b->mem)
-		emit(e, "\t%smovl\t%s%.*s, %%eax\n",
+		emit(e, "\t%smovl\t%s%.*s, %%%s\n",
 		     b->flags & X86_DISP32 ? "{disp32} " : b->flags & X86_DISP8 ? "{disp8} " : "",
 		     b->flags & X86_FS ? "%fs:" : b->flags & X86_GS ? "%gs:" : "",
-		     (int)b->mem_len, b->mem);
+		     (int)b->mem_len, b->mem, reg);
 	emit(e, "\tcmpl\t$%u, %d(%%%s)\n", x86_code_id(site->id),
 	     -(int)(site->prefix_nops + 4), reg);
 	emit(e, "\tje\t.Lkcfi%u_call\n", n);

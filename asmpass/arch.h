@@ -51,6 +51,12 @@ struct kcfi_branch {
 	 * to a register plus an offset): the core refuses them where a check
 	 * is due and lets annotations that check nothing pass them. */
 	const char *refuse;
+	/* Set by the core before check_clobbers() and emit_check(): gpr()
+	 * registers the program needs unchanged at this branch (its argument
+	 * and static chain registers, the reserved ones).  A backend with a
+	 * choice of scratch registers avoids them; the core refuses a check
+	 * that still writes one. */
+	uint64_t busy;
 };
 
 /* Everything the core knows about one checked call site. */

@@ -1068,6 +1068,11 @@ static int annotated(struct tu *t, const struct pending_call *c, struct slice te
 		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
 			    "needs %u: branch ranges computed by the compiler would be wrong",
 			    c->line, c->reserve, t->arch->name, t->arch->check_statements);
+	/* What the call needs kept as it is, for a backend that picks its
+	 * scratch register among several (i386). */
+	struct kcfi_branch kept = *b;
+	kept.busy = c->args | t->reserved | (c->chain >= 0 ? UINT64_C(1) << c->chain : 0);
+	b = &kept;
 	if (check_registers(t, c, b, text))
 		return -1;
 
