@@ -17,7 +17,8 @@ int main(int argc, char **argv)
 	if (!strcmp(what, "all")) {
 		int ok = call_reg(twice, 20) == 41 && tail_reg(twice, 21) == 42 &&
 			 call_mem(&good_ops, 1) == 143 && tail_mem(&good_ops, 5) == 10 &&
-			 call_size(&good_ops, v, 3) == 18 && call_global(3) == 36;
+			 call_size(&good_ops, v, 3) == 18 && call_global(3) == 36 &&
+			 call_conv(&good_ops) == 765;
 		printf(ok ? "all calls returned\n" : "wrong results\n");
 		return !ok;
 	}
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
 		call_mem(&bad_ops, 1);
 	else if (!strcmp(what, "tail-mem"))
 		tail_mem(&bad_ops, 1);
+	else if (!strcmp(what, "conv"))
+		call_conv(&bad_ops);
 	else if (!strcmp(what, "size"))
 		call_size(&bad_ops, v, 3);
 	else if (!strcmp(what, "global")) {

@@ -17,7 +17,13 @@ unsigned long total(unsigned long *v, __SIZE_TYPE__ n)
 	return t;
 }
 
-struct ops good_ops = { twice, parse, total };
-/* Each member of the wrong type: what an attacker's overwrite looks like. */
-struct ops bad_ops = { (int_fn)add, (long_fn)twice, (size_fn)parse };
+int __attribute__((fastcall)) fsub(int x, int y) { return x - y; }
+int __attribute__((stdcall)) ssub(int x, int y) { return x - y; }
+int __attribute__((regparm(2))) rsub(int x, int y) { return x - y; }
+
+struct ops good_ops = { twice, parse, total, fsub, ssub, rsub };
+/* Each member of the wrong type: what an attacker's overwrite looks like.
+ * fastcall's is the same function as stdcall, only the convention differs. */
+struct ops bad_ops = { (int_fn)add, (long_fn)twice, (size_fn)parse, (fast_fn)ssub,
+		       (std_fn)fsub, (reg2_fn)add };
 long_fn global_long = parse;

@@ -3,8 +3,9 @@
 # kcfi-gcc -m32, with i686-linux-gnu-kcfi-gcc when configure built it, and
 # mixed with clang-22 -m32 -fsanitize=kcfi (FNV-1a) in both directions, run
 # at -O0, -O2 and -O2 -fPIC, natively (or under qemu-i386 where the kernel
-# has no 32-bit support).  Matched calls (through a register,
-# through memory, sibcalls, types with long, size_t and pointers) return;
+# has no 32-bit support).  Matched calls (through a register, through
+# memory, sibcalls, types with long, size_t and pointers, fastcall, stdcall
+# and regparm) return;
 # each call through a pointer of the wrong type dies of SIGTRAP, the int3
 # of the check, before it returns.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -69,7 +70,7 @@ traps() {
 checked() {
 	"$OBJDUMP" -d --no-show-raw-insn "$1" >"$1.dis" || return 1
 	ck_n=$(grep -c "	int3" "$1.dis" || true)
-	[ "$ck_n" -eq 6 ] || { echo "$1: $ck_n int3, want 6"; false; }
+	[ "$ck_n" -eq 9 ] || { echo "$1: $ck_n int3, want 9"; false; }
 }
 
 # COMPILERS (main:callers:targets) and the flags, "_" for a space: every
@@ -99,10 +100,22 @@ END
 	fi
 	check "$what: every indirect call is checked" checked "$T/$n-callers.o"
 	check "$what: all matched calls return" runs "$T/$n"
-	for s in call-reg tail-reg call-mem tail-mem size global; do
+	for s in call-reg tail-reg call-mem tail-mem size global conv; do
 		check "$what: $s with the wrong type traps" traps "$T/$n" "$s"
 	done
 done
+
+# regparm(3) with three arguments leaves no call-clobbered register for a
+# target GCC calls through memory: refused at the call, never miscompiled.
+cat >"$T/r3.c" <<'END'
+typedef int (__attribute__((regparm(3))) *r3_fn)(int, int, int);
+struct s { r3_fn f; };
+int call3(struct s *s) { return s->f(1, 2, 3) + 1; }
+END
+check "regparm(3) through memory is refused at the call, naming the register" sh -c \
+	"! '$KCFI_GCC' -fsanitize=kcfi -m32 -O2 -c -o '$T/r3.o' '$T/r3.c' 2>'$T/r3.err' &&
+	 grep -q 'error: the KCFI check of .call	\*[^ ]* in call3() would overwrite eax .*carries an argument of this call' '$T/r3.err' &&
+	 [ ! -e '$T/r3.o' ]"
 
 # The ids of types with long, size_t and pointers, which -m32 makes 32-bit,
 # are clang-22 -m32's: the preambles of the targets carry the same values.
@@ -110,8 +123,10 @@ if command -v "$CLANG" >/dev/null; then
 	ids() { "$OBJDUMP" -d "$1" | awk '/<__cfi_/ { n = $2 } /mov +\$0x[0-9a-f]+,%eax/ && n { sub(/,.*/, "", $NF); print n, $NF; n = "" }'; }
 	compile gcc "$T/tg.o" "$E2E/i386-targets.c" -O2 && compile clang "$T/tc.o" "$E2E/i386-targets.c" -O2 &&
 		ids "$T/tg.o" >"$T/tg.ids" && ids "$T/tc.o" >"$T/tc.ids"
-	check "preambles: four, with clang-22 -m32's ids" sh -c \
-		"[ \$(wc -l <'$T/tg.ids') -eq 4 ] && diff -u '$T/tc.ids' '$T/tg.ids'"
+	check "preambles: seven, with clang-22 -m32's ids (fastcall, stdcall included)" sh -c \
+		"[ \$(wc -l <'$T/tg.ids') -eq 7 ] && diff -u '$T/tc.ids' '$T/tg.ids'"
+	check "preamble of int (int, int) __attribute__((fastcall)) is FNV-1a of _ZTSU8fastcallFiiiE" \
+		grep -q "<__cfi_fsub>: \\\$$(printf '0x%x' "$(( $(id U8fastcallFiiiE) ))")\$" "$T/tg.ids"
 	check "preamble of long (long, const char *) is FNV-1a of _ZTSFllPKcE" \
 		grep -q "<__cfi_parse>: \\\$$(printf '0x%x' "$(( $(id FllPKcE) ))")\$" "$T/tg.ids"
 fi

@@ -78,7 +78,9 @@ i386_checks() {
 		if (l[NR - 3] !~ /^	cmpl	\$[0-9]+, -4\(%e[a-z]+\)$/) fail("no cmpl at -4: " l[NR - 3])
 		split(l[NR - 3], c, /[\t$,() ]+/)
 		load = "-"
-		if (l[NR - 4] ~ /^	movl	.*, %eax$/) { load = l[NR - 4]; sub(/^	movl	/, "", load); sub(/, %eax$/, "", load) }
+		if (l[NR - 4] ~ /^	movl	.*, %e[a-z]+$/ && l[NR - 4] ~ c[5] "$") {
+			load = l[NR - 4]; sub(/^	movl	/, "", load); sub(/, %e[a-z]+$/, "", load)
+		}
 		getline; if ($0 !~ /^\.Lkcfi[0-9]+_call:$/) fail("no call label")
 		getline; b = $0; sub(/^	/, "", b); sub(/	/, " ", b)
 		printf "%u %s %s %s\n", c[3], load, c[5], b
@@ -87,9 +89,9 @@ i386_checks() {
 }
 printf '%s\n' "$(u32 "$II") 32(%esp) %eax call *%eax" "$(u32 "$LPC") 4(%eax) %eax call *%eax" \
 	"$(u32 "$II") (%eax) %eax jmp *%eax" "$(u32 "$III") 8(%eax) %eax call *%eax" \
-	"$(u32 "$II") - %ecx jmp *%ecx" >"$T/i386.want"
+	"$(u32 "$II") - %ecx jmp *%ecx" "$(u32 "$III") 12(%esi) %ecx call *%ecx" >"$T/i386.want"
 i386_checks >"$T/i386.got"
-check "$f: five checks, each the expected id at -4 of the register the branch goes through" \
+check "$f: six checks, each the expected id at -4 of the register the branch goes through" \
 	diff -u "$T/i386.want" "$T/i386.got"
 check "$f: no .kcfi_traps (Clang has none for i386)" sh -c "! grep -q kcfi_traps '$R'"
 check "$f: 11 NOPs before each movl of a preamble, whose ids are the functions' types" sh -c \
@@ -101,10 +103,10 @@ check "$f: unchecked, inline-asm and -pg calls are untouched, recorded as 2, 1 a
 	 grep -B5 '^	call	\*32(%esp)\$' '$R' | grep -q '^	\.long	\.Lkcfi_exempt\([0-9]*\), 0, \.Lkcfi_exempt\1, 0, 2, 0\$' &&
 	 grep -A5 '^	call \*%eax\$' '$R' | grep -q '^	\.long	\.Lkcfi_exempt[0-9]*, 0, \.Lkcfi_exempt[0-9]*, 0, 1, 0\$' &&
 	 grep -B5 '^1:	call	\*mcount' '$R' | grep -q '^	\.long	\.Lkcfi_exempt\([0-9]*\), 0, \.Lkcfi_exempt\1, 0, 5, 0\$'"
-check "$f: the expectation assembles (--32): five cmpl at -4, each before je and int3" sh -c \
+check "$f: the expectation assembles (--32): six cmpl at -4, each before je and int3" sh -c \
 	"as --32 -o '$T/$f.o' '$R' && objdump -d '$T/$f.o' >'$T/$f.dis' &&
-	 [ \$(grep -cE '	cmpl +\\\$0x[0-9a-f]+,-0x4\\(%e[a-z]+\\)' '$T/$f.dis') -eq 5 ] &&
-	 [ \$(grep -A2 -E '	cmpl +\\\$0x[0-9a-f]+,-0x4' '$T/$f.dis' | grep -cE '74 01 +	je|	cc +	int3') -eq 10 ]"
+	 [ \$(grep -cE '	cmpl +\\\$0x[0-9a-f]+,-0x4\\(%e[a-z]+\\)' '$T/$f.dis') -eq 6 ] &&
+	 [ \$(grep -A2 -E '	cmpl +\\\$0x[0-9a-f]+,-0x4' '$T/$f.dis' | grep -cE '74 01 +	je|	cc +	int3') -eq 12 ]"
 
 # riscv64: text in, text out, no cross toolchain needed; the expectation is
 # assembled and decoded only if riscv64-linux-gnu-as and -objdump are here.

@@ -1,7 +1,8 @@
 # Golden input: annotated assembly as kcfi-gcc -m32 -O2 -fno-pic writes it
-# (M=0), assembled with --32; two functions written by hand after it: a
-# sibcall through a register and -pg's PIC call of mcount.  The expected
-# output is i386-basic.expected (doc/abi.md 1a).
+# (M=0), assembled with --32; three functions written by hand after it: a
+# sibcall through a register, a regparm(2) call through memory (%eax and
+# %edx carry arguments, so the target goes to %ecx) and -pg's PIC call of
+# mcount.  The expected output is i386-basic.expected (doc/abi.md 1a).
 	.file	"g.c"
 	.kcfi_version 1, "x86_64-linux-gnu", ptr=32, long=32, char=signed, prefix=0
 	.text
@@ -155,6 +156,22 @@ tail_reg:
 #NO_APP
 	jmp	*%ecx
 	.size	tail_reg, .-tail_reg
+	.kcfi_func via_regparm, 9
+	.p2align 4
+	.globl	via_regparm
+	.type	via_regparm, @function
+via_regparm:
+	pushl	%esi
+	movl	8(%esp), %esi
+	movl	$2, %edx
+	movl	$1, %eax
+#APP
+	.kcfi_call 8, arg=ax, arg=dx
+#NO_APP
+	call	*12(%esi)
+	popl	%esi
+	ret
+	.size	via_regparm, .-via_regparm
 	.kcfi_func profiled, 1
 	.p2align 4
 	.globl	profiled
