@@ -130,4 +130,16 @@ if command -v "$CLANG" >/dev/null; then
 	check "preamble of long (long, const char *) is FNV-1a of _ZTSFllPKcE" \
 		grep -q "<__cfi_parse>: \\\$$(printf '0x%x' "$(( $(id FllPKcE) ))")\$" "$T/tg.ids"
 fi
+# An id that looks like ENDBR32 (this type under xxHash64): masked to
+# 0xfb1e0ff4 in the comparison too, where Clang -m32 compares the raw hash
+# (doc/abi.md 1a) and traps on its own functions.
+cat >"$T/endbr.c" <<'END'
+struct s11636896;
+void f(struct s11636896 *p) { (void)p; }
+void call(void (*g)(struct s11636896 *)) { g(0); }
+END
+check "an ENDBR-like id is masked in the preamble and in the check alike" sh -c \
+	"'$KCFI_GCC' -fsanitize=kcfi -fsanitize-kcfi-hash=xxHash64 -m32 -O2 -S -o '$T/endbr.s' '$T/endbr.c' &&
+	 grep -A12 '^__cfi_f:' '$T/endbr.s' | grep -q 'movl	\\\$4213051380, %eax' &&
+	 grep -q 'cmpl	\\\$4213051380, -4(%e[a-z]*)' '$T/endbr.s'"
 finish
