@@ -44,9 +44,14 @@ enum {
 static const char profiler_pattern[] =
 	"^\\s*1:\\s*call\\s+\\*\\s*[A-Za-z_.$][A-Za-z0-9_.$]*@GOTPCREL\\(%rip\\)\\s*$";
 /* The same in 32-bit mode, where PIC code reaches the GOT through %ebx:
- * "1:	call	*mcount@GOT(%ebx)". */
+ * "1:	call	*mcount@GOT(%ebx)".  Also i386's TLS general-dynamic call
+ * under -fno-plt, "call *___tls_get_addr@GOT(%esi)", which GCC prints from
+ * an insn that is no call to the plugin (*tls_global_dynamic_32_gnu): the
+ * dynamic linker's function, through its GOT slot, never a pointer of the
+ * program. */
 static const char profiler_pattern32[] =
-	"^\\s*1:\\s*call\\s+\\*\\s*[A-Za-z_.$][A-Za-z0-9_.$]*@GOT\\(%ebx\\)\\s*$";
+	"^\\s*(?:1:\\s*call\\s+\\*\\s*[A-Za-z_.$][A-Za-z0-9_.$]*@GOT\\(%ebx\\)|"
+	"call\\s+\\*\\s*___tls_get_addr@GOT\\(%e(?:ax|bx|cx|dx|si|di|bp)\\))\\s*$";
 static pcre2_code *profiler_re[2];
 static pcre2_match_data *profiler_md;
 
@@ -763,7 +768,7 @@ bool x86_lenient_directive(const char *name, size_t nlen, const char *args, size
 
 bool x86_profiler_call_mode(const char *line, size_t len, bool m32)
 {
-	if (len < 2 || line[0] == '.' || !memchr(line, '1', len < 8 ? len : 8))
+	if (len < 2 || line[0] == '.' || (!m32 && !memchr(line, '1', len < 8 ? len : 8)))
 		return false;
 	return pcre2_match(profiler_re[m32], (PCRE2_SPTR)line, len, 0, 0, profiler_md, NULL) >= 0;
 }

@@ -163,7 +163,8 @@ struct kcfi_arch {
 				  const char *args, size_t args_len);
 	/* Optional: is LINE (a whole input line) a call of a named function that
 	 * the compiler prints by itself, outside any insn the plugin sees, in
-	 * the form of an indirect call (x86 -pg in PIC code)?  It passes
+	 * the form of an indirect call (x86 -pg in PIC code, i386's TLS call
+	 * with -fno-plt)?  It passes
 	 * unchanged and unannotated. */
 	bool (*profiler_call)(const char *line, size_t len);
 	/* Optional: what the TU needs at its end, after its last line.  NEEDS is

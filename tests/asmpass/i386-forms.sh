@@ -55,4 +55,21 @@ check "callw is refused" refused 'callw *%ax' 'a 16-bit near branch'
 check "data16 is refused" refused 'data16 call *%eax' 'a 16-bit near branch'
 check "lcall is refused" refused 'lcall *(%eax)' 'a far branch'
 check "a 64-bit register is refused" refused 'call *%rax' 'its target is not a 32-bit general register'
+# Calls GCC prints without an annotation from insns that are no calls to
+# the plugin: -pg's in PIC code and the TLS general-dynamic call under
+# -fno-plt, each through the GOT slot of one named function.  They pass
+# unchecked, recorded as direct (5); any other unannotated call is refused.
+bare() {	# BRANCH
+	printf '\t.kcfi_version 1, "x86_64-linux-gnu", ptr=32, long=32, char=signed, prefix=0\n\t.text\nf:\n%s\n' "$1" >"$T/b.s"
+	(cd "$T" && "$KCFI_AS" --32 --kcfi-no-assemble --kcfi-save=b.out b.s 2>b.err)
+}
+passes() { bare "$1" && grep -q '^	\.long	\.Lkcfi_exempt0, 0, \.Lkcfi_exempt0, 0, 5, 0$' "$T/b.out" || { cat "$T/b.err"; false; }; }
+check "-pg: 1: call *mcount@GOT(%ebx) passes" passes '1:	call	*mcount@GOT(%ebx)'
+check "TLS: call *___tls_get_addr@GOT(%esi) passes" passes '	call	*___tls_get_addr@GOT(%esi)'
+check "another GOT call without annotation is refused" sh -c \
+	"! (cd '$T' && printf '\t.kcfi_version 1, \"x86_64-linux-gnu\", ptr=32, long=32, char=signed, prefix=0\n\t.text\nf:\n\tcall\t*other@GOT(%%esi)\n' >o.s &&
+	   '$KCFI_AS' --32 --kcfi-no-assemble --kcfi-save=o.out o.s 2>o.err) && grep -q '^o\.s:4: error: an indirect call' '$T/o.err'"
+check "the 64-bit -pg form is not the 32-bit one" sh -c \
+	"! (cd '$T' && printf '\t.kcfi_version 1, \"x86_64-linux-gnu\", ptr=32, long=32, char=signed, prefix=0\n\t.text\nf:\n1:\tcall\t*mcount@GOTPCREL(%%rip)\n' >p.s &&
+	   '$KCFI_AS' --32 --kcfi-no-assemble --kcfi-save=p.out p.s 2>p.err)"
 finish

@@ -117,6 +117,20 @@ check "regparm(3) through memory is refused at the call, naming the register" sh
 	 grep -q 'error: the KCFI check of .call	\*[^ ]* in call3() would overwrite eax .*carries an argument of this call' '$T/r3.err' &&
 	 [ ! -e '$T/r3.o' ]"
 
+# Calls GCC -m32 prints outside any call insn: -pg's in PIC code, TLS under
+# -fno-plt.  They compile; the one call through a pointer is checked.
+cat >"$T/tls.c" <<'END'
+extern __thread int tv;
+extern int ext(int);
+int g(void) { return tv + ext(1); }
+int h(int (*f)(int)) { return f(tv) + 1; }
+END
+for f in "-fPIC -fno-plt" "-fPIC -pg" "-fPIC -fno-plt -pg -O0"; do
+	check "-m32 $f: TLS, -pg calls pass, the pointer call is checked" sh -c \
+		"'$KCFI_GCC' -fsanitize=kcfi -m32 -O2 $f -c -o '$T/tls.o' '$T/tls.c' &&
+		 [ \$('$OBJDUMP' -d '$T/tls.o' | grep -c '	int3') -eq 1 ]"
+done
+
 # The ids of types with long, size_t and pointers, which -m32 makes 32-bit,
 # are clang-22 -m32's: the preambles of the targets carry the same values.
 if command -v "$CLANG" >/dev/null; then
