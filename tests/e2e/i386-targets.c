@@ -26,4 +26,4 @@ struct ops good_ops = { twice, parse, total, fsub, ssub, rsub };
  * fastcall's is the same function as stdcall, only the convention differs. */
 struct ops bad_ops = { (int_fn)add, (long_fn)twice, (size_fn)parse, (fast_fn)ssub,
 		       (std_fn)fsub, (reg2_fn)add };
-long_fn global_long = parse;
+long_fn volatile global_long = parse;

@@ -31,7 +31,7 @@ int __attribute__((fastcall)) fsub(int, int);
 int __attribute__((stdcall)) ssub(int, int);
 int __attribute__((regparm(2))) rsub(int, int);
 extern struct ops good_ops, bad_ops;
-extern long_fn global_long;
+extern long_fn volatile global_long;	/* opaque even to -flto */
 
 /* i386-callers.c: the indirect calls, through a register, through memory
  * (a struct member, a global) and as sibcalls. */

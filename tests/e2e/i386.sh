@@ -2,7 +2,7 @@
 # i386 user space (doc/abi.md 1a): a three-unit program built with
 # kcfi-gcc -m32, with i686-linux-gnu-kcfi-gcc when configure built it, and
 # mixed with clang-22 -m32 -fsanitize=kcfi (FNV-1a) in both directions, run
-# at -O0, -O2 and -O2 -fPIC, natively (or under qemu-i386 where the kernel
+# at -O0, -O2, -O2 -fPIC (and -flto with the cross driver), natively (or under qemu-i386 where the kernel
 # has no 32-bit support).  Matched calls (through a register, through
 # memory, sibcalls, types with long, size_t and pointers, fastcall, stdcall
 # and regparm) return;
@@ -56,7 +56,12 @@ build() {
 	compile "$b_m" "$b_n-main.o" "$E2E/i386-main.c" "$@" &&
 	compile "$b_c" "$b_n-callers.o" "$E2E/i386-callers.c" "$@" &&
 	compile "$b_t" "$b_n-targets.o" "$E2E/i386-targets.c" "$@" &&
-	$LINK -o "$b_n" "$b_n-main.o" "$b_n-callers.o" "$b_n-targets.o"
+	case " $* " in
+	# -flto: the code is generated at the link, by lto1 with the plugin.
+	*" -flto "*) env -u KCFI_PLUGIN "$CROSS" -static "$@" -o "$b_n" \
+		"$b_n-main.o" "$b_n-callers.o" "$b_n-targets.o" ;;
+	*) $LINK -o "$b_n" "$b_n-main.o" "$b_n-callers.o" "$b_n-targets.o" ;;
+	esac
 }
 runs() { $RUN "$1" all >"$T/out" 2>&1 && grep -qx 'all calls returned' "$T/out" || { cat "$T/out"; false; }; }
 # 133: killed by SIGTRAP (128 + 5), and it never printed "returned".
@@ -78,7 +83,7 @@ checked() {
 # once more with -fPIC.
 builds="gcc:gcc:gcc/-O0 gcc:gcc:gcc/-O2 gcc:gcc:gcc/-O2_-fPIC"
 if [ -x "$CROSS" ]; then
-	builds="$builds cross:cross:cross/-O2"
+	builds="$builds cross:cross:cross/-O2 cross:cross:cross/-O2_-flto"
 else
 	echo "not tested: i686-linux-gnu-kcfi-gcc (configure found no i686-linux-gnu-gcc with plugin headers)"
 fi
@@ -98,7 +103,11 @@ END
 		fail "$what: builds"
 		continue
 	fi
-	check "$what: every indirect call is checked" checked "$T/$n-callers.o"
+	case $flags in
+	*-flto*) check "$what: the program has the checks" sh -c \
+		"[ \$('$OBJDUMP' -d '$T/$n' | grep -c '	int3') -ge 9 ]" ;;
+	*) check "$what: every indirect call is checked" checked "$T/$n-callers.o" ;;
+	esac
 	check "$what: all matched calls return" runs "$T/$n"
 	for s in call-reg tail-reg call-mem tail-mem size global conv; do
 		check "$what: $s with the wrong type traps" traps "$T/$n" "$s"
