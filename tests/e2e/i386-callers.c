@@ -1,5 +1,5 @@
 /* The indirect calls (tests/e2e/i386.sh); GCC -m32 makes most of them
- * through memory ("call *4(%eax)", "jmp *(%eax)", "call *global_long"). */
+ * through memory ("call *4(%eax)", "jmp *(%eax)"). */
 #include "i386.h"
 
 int call_reg(int_fn f, int x) { return f(x) + 1; }
