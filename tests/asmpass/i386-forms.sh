@@ -55,6 +55,17 @@ check "callw is refused" refused 'callw *%ax' 'a 16-bit near branch'
 check "data16 is refused" refused 'data16 call *%eax' 'a 16-bit near branch'
 check "lcall is refused" refused 'lcall *(%eax)' 'a far branch'
 check "a 64-bit register is refused" refused 'call *%rax' 'its target is not a 32-bit general register'
+# .kcfi_call arg=: the registers must be general ones, eight at most.
+argerr() {	# KEYS PATTERN
+	printf '\t.kcfi_version 1, "x86_64-linux-gnu", ptr=32, long=32, char=signed, prefix=0\n\t.kcfi_type 1, "int (int)"\n\t.text\nf:\n\t.kcfi_call 1%s\n\tcall\t*4(%%esp)\n' "$1" >"$T/a.s"
+	! (cd "$T" && "$KCFI_AS" --32 --kcfi-no-assemble --kcfi-save=a.out a.s 2>a.err) &&
+		grep -q "^a\.s:5: error: .*$2" "$T/a.err" || { cat "$T/a.err"; false; }
+}
+check "arg=xmm0 is an error (no general register)" argerr ', arg=xmm0' "the argument register 'xmm0' is no general register of i386"
+check "nine arg= keys are an error" argerr "$(printf ', arg=ax%.0s' 1 2 3 4 5 6 7 8 9)" 'too many .kcfi_call arg= registers'
+check "arg=ax, arg=cx, arg=dx through memory is refused, naming the register" argerr ', arg=ax, arg=cx, arg=dx' \
+	"would overwrite eax (the i386 check writes eax), which carries an argument of this call"
+
 # Calls GCC prints without an annotation from insns that are no calls to
 # the plugin: -pg's in PIC code and the TLS general-dynamic call under
 # -fno-plt, each through the GOT slot of one named function.  They pass
