@@ -13,6 +13,9 @@
  *
  * Preamble (2.1): __cfi_f, an STT_FUNC with f's binding, P single-byte NOPs
  * and "movl $H, %eax", sized so that f keeps its alignment.
+ *
+ * Reading branches (in either mode) and the preamble also serve the i386
+ * backend, arches/i386.c, through arches/x86.h.
  */
 #include "config.h"
 
