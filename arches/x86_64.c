@@ -14,6 +14,9 @@
  *
  * Preamble (2.1): __cfi_f, an STT_FUNC with f's binding, P single-byte NOPs
  * and "movl $H, %eax", sized so that f keeps its alignment.
+ *
+ * Reading branches (in either mode) and the preamble also serve the i386
+ * backend, arches/i386.c, through arches/x86.h.
  */
 #include "config.h"
 
@@ -22,25 +25,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arches/x86.h"
 #include "asmpass/arch.h"
 #include "asmpass/pattern.h"
 #include "asmpass/stmt.h"
-
-enum {
-	X86_THUNK = 1 << 0,	/* call/jmp __x86_indirect_thunk_<reg> */
-	X86_CS = 1 << 1,	/* written with a cs prefix */
-	X86_RETURN_THUNK = 1 << 2,	/* jmp __x86_return_thunk_<reg> */
-	X86_INLINE = 1 << 3,		/* GCC's inline retpoline (seq_step) */
-	/* Prefixes the checked branch keeps (the first three) or that move to
-	 * the load of a memory target (the others). */
-	X86_DS = 1 << 4,		/* ds (3e, notrack's byte) */
-	X86_NOTRACK = 1 << 5,
-	X86_BND = 1 << 6,
-	X86_FS = 1 << 7,		/* fs/gs as a word: the segment of a memory target */
-	X86_GS = 1 << 8,
-	X86_DISP8 = 1 << 9,		/* {disp8}/{disp32}: the encoding of its displacement */
-	X86_DISP32 = 1 << 10,
-};
 
 /* kcfi_arch_opts.state: what the TU itself defines. */
 enum {
@@ -59,15 +47,27 @@ enum {
  * NAME: a known function, not a pointer of the program. */
 static const char profiler_pattern[] =
 	"^\\s*1:\\s*call\\s+\\*\\s*[A-Za-z_.$][A-Za-z0-9_.$]*@GOTPCREL\\(%rip\\)\\s*$";
-static pcre2_code *profiler_re;
+/* The same in 32-bit mode, where PIC code reaches the GOT through %ebx:
+ * "1:	call	*mcount@GOT(%ebx)".  Also i386's TLS general-dynamic call
+ * under -fno-plt, "call *___tls_get_addr@GOT(%esi)", which GCC prints from
+ * an insn that is no call to the plugin (*tls_global_dynamic_32_gnu): the
+ * dynamic linker's function, through its GOT slot, never a pointer of the
+ * program. */
+static const char profiler_pattern32[] =
+	"^\\s*(?:1:\\s*call\\s+\\*\\s*[A-Za-z_.$][A-Za-z0-9_.$]*@GOT\\(%ebx\\)|"
+	"call\\s+\\*\\s*___tls_get_addr@GOT\\(%e(?:ax|bx|cx|dx|si|di|bp)\\))\\s*$";
+static pcre2_code *profiler_re[2];
 static pcre2_match_data *profiler_md;
 
-static int x86_init(void)
+int x86_init(void)
 {
-	profiler_re = pattern_compile("x86_64", profiler_pattern);
-	if (!profiler_re)
+	if (profiler_md)
+		return 0;	/* the other mode's backend did it */
+	profiler_re[0] = pattern_compile("x86_64", profiler_pattern);
+	profiler_re[1] = pattern_compile("i386", profiler_pattern32);
+	if (!profiler_re[0] || !profiler_re[1])
 		return -1;
-	profiler_md = pcre2_match_data_create_from_pattern(profiler_re, NULL);
+	profiler_md = pcre2_match_data_create_from_pattern(profiler_re[0], NULL);
 	return profiler_md ? 0 : -1;
 }
 
@@ -93,6 +93,9 @@ static const char refuse_16[] =
 static const char refuse_suffix[] =
 	"the l suffix asks for a 32-bit near branch, which does not exist in "
 	"64-bit mode";
+static const char refuse_suffix32[] =
+	"the q suffix asks for a 64-bit near branch, which does not exist in "
+	"32-bit mode";
 static const char refuse_rex[] =
 	"a REX prefix with R, X or B set changes which registers the branch "
 	"uses; write the register itself";
@@ -102,6 +105,8 @@ static const char refuse_prefix[] =
 	"{load}, {store}, {nooptimize} and {rex})";
 static const char refuse_reg[] =
 	"its target is not a 64-bit general register";
+static const char refuse_reg32[] =
+	"its target is not a 32-bit general register";
 static const char refuse_seg[] =
 	"it names two segment overrides";
 
@@ -196,6 +201,23 @@ static bool x86_reg64(const char *p, size_t n)
 	return false;
 }
 
+/* eax..edi, lower case: the registers a near branch goes through in 32-bit
+ * mode. */
+static bool x86_reg32(const char *p, size_t n)
+{
+	static const char *const names[8] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+	for (size_t i = 0; i < 8; i++)
+		if (n == 3 && !memcmp(p, names[i], 3))
+			return true;
+	return false;
+}
+
+/* A register of the width of a near branch in the mode (M32: 32-bit). */
+static bool x86_reg_near(const char *p, size_t n, bool m32)
+{
+	return m32 ? x86_reg32(p, n) : x86_reg64(p, n);
+}
+
 /* ax..di and r8w..r15w, lower case. */
 static bool x86_reg16(const char *p, size_t n)
 {
@@ -240,12 +262,12 @@ static size_t reg_len(const char *p, size_t n)
 	return i - 1;
 }
 
-/* A thunk of GCC's: PREFIX and a 64-bit register, case as written (symbol
- * names are case-sensitive).  Copies the register to REG. */
-static bool thunk_of(const char *p, size_t n, const char *prefix, char *reg)
+/* A thunk of GCC's: PREFIX and a register of the mode's width, case as
+ * written (symbol names are case-sensitive).  Copies the register to REG. */
+static bool thunk_of(const char *p, size_t n, const char *prefix, char *reg, bool m32)
 {
 	size_t k = strlen(prefix);
-	if (n <= k || n - k >= 4 || memcmp(p, prefix, k) || !x86_reg64(p + k, n - k))
+	if (n <= k || n - k >= 4 || memcmp(p, prefix, k) || !x86_reg_near(p + k, n - k, m32))
 		return false;
 	memcpy(reg, p + k, n - k);
 	reg[n - k] = '\0';
@@ -255,8 +277,9 @@ static bool thunk_of(const char *p, size_t n, const char *prefix, char *reg)
 enum x86_op { OP_NONE, OP_NEAR, OP_NEAR16, OP_NEAR32, OP_FAR };
 
 /* The branch mnemonic W..N (any case): its kind, *CALL, or OP_NONE; *COND
- * for conditional jumps (jcc, jrcxz: always direct). */
-static enum x86_op branch_mnemonic(const char *w, size_t n, bool *call, bool *cond)
+ * for conditional jumps (jcc, jrcxz: always direct).  OP_NEAR32 is a suffix
+ * of the wrong width for the mode: l in 64-bit mode, q in 32-bit (M32). */
+static enum x86_op branch_mnemonic(const char *w, size_t n, bool *call, bool *cond, bool m32)
 {
 	char m[8];
 	*cond = false;
@@ -285,14 +308,17 @@ static enum x86_op branch_mnemonic(const char *w, size_t n, bool *call, bool *co
 	*call = base[0] == 'c';
 	switch (base[k]) {
 	case '\0':
+		break;
 	case 'q':
+		if (m32 && op != OP_FAR)
+			op = OP_NEAR32;
 		break;
 	case 'w':
 		if (op != OP_FAR)
 			op = OP_NEAR16;
 		break;
 	case 'l':
-		if (op != OP_FAR)
+		if (!m32 && op != OP_FAR)
 			op = OP_NEAR32;
 		break;
 	default:
@@ -301,7 +327,7 @@ static enum x86_op branch_mnemonic(const char *w, size_t n, bool *call, bool *co
 	return base[k] && base[k + 1] ? OP_NONE : op;
 }
 
-static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branch *b)
+enum insn_class x86_classify_mode(const char *s, size_t len, struct kcfi_branch *b, bool m32)
 {
 	memset(b, 0, sizeof(*b));
 	unsigned flags = 0;
@@ -322,7 +348,7 @@ static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branc
 	if (i == len)
 		return b->cls = prefixed ? INSN_PREFIX : INSN_OTHER;
 	bool call, cond;
-	enum x86_op op = branch_mnemonic(s + i, w - i, &call, &cond);
+	enum x86_op op = branch_mnemonic(s + i, w - i, &call, &cond, m32);
 	if (op == OP_NONE)
 		return b->cls = INSN_OTHER;
 	if (cond)
@@ -342,20 +368,22 @@ static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branc
 	enum insn_class direct = call ? INSN_CALL : INSN_JUMP;
 	enum insn_class indirect = call ? INSN_ICALL : INSN_IJUMP;
 
-	if (!star && op != OP_FAR && thunk_of(o, n, "__x86_indirect_thunk_", b->reg)) {
+	if (!star && op != OP_FAR && thunk_of(o, n, "__x86_indirect_thunk_", b->reg, m32)) {
 		b->flags = flags | X86_THUNK;
-	} else if (!star && op != OP_FAR && thunk_of(o, n, "__x86_return_thunk_", b->reg)) {
+	} else if (!star && op != OP_FAR && thunk_of(o, n, "__x86_return_thunk_", b->reg, m32)) {
 		b->flags = flags | X86_RETURN_THUNK;
 	} else if (r && r + 1 == n) {
-		/* call %rax, call *%RAX: through a register. */
+		/* call %rax, call *%RAX (call *%eax in 32-bit mode): through a
+		 * register. */
 		char reg[8];
 		for (size_t k = 0; k < r && k < sizeof(reg) - 1; k++)
 			reg[k] = ascii_lower(o[1 + k]);
 		reg[r < sizeof(reg) - 1 ? r : sizeof(reg) - 1] = '\0';
-		if (r < sizeof(reg) && x86_reg64(reg, r))
+		if (r < sizeof(reg) && x86_reg_near(reg, r, m32))
 			memcpy(b->reg, reg, r + 1);
 		else if (!refuse)
-			refuse = r < sizeof(reg) && x86_reg16(reg, r) ? refuse_16 : refuse_reg;
+			refuse = r < sizeof(reg) && x86_reg16(reg, r) ? refuse_16 :
+				 m32 ? refuse_reg32 : refuse_reg;
 		b->flags = flags;
 	} else if (star || base_index(o, n)) {
 		/* call *sym(%rip), call *%fs:8, call (%rax), call sym(%rip) */
@@ -370,17 +398,22 @@ static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branc
 	if (!refuse && op == OP_NEAR16)
 		refuse = refuse_16;
 	if (!refuse && op == OP_NEAR32)
-		refuse = refuse_suffix;
+		refuse = m32 ? refuse_suffix32 : refuse_suffix;
 	if (op == OP_FAR)
 		refuse = refuse_far;
 	b->refuse = refuse;
 	return b->cls = indirect;
 }
 
+static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branch *b)
+{
+	return x86_classify_mode(s, len, b, false);
+}
+
 /* Never let a type id look like ENDBR64/ENDBR32 in either sign, or the
  * preamble's movl immediate (or the caller's) would be a valid IBT landing
  * pad.  Same rule as X86AsmPrinter::MaskKCFIType. */
-static uint32_t x86_code_id(uint32_t h)
+uint32_t x86_code_id(uint32_t h)
 {
 	switch (h) {
 	case 0xfa1e0ff3u:
@@ -396,7 +429,7 @@ static uint32_t x86_code_id(uint32_t h)
 
 /* rax eax ax al ah, rsi esi si sil, r10 r10d r10w r10b; a leading '%' is
  * allowed. */
-static int x86_gpr(const char *p, size_t n)
+int x86_gpr(const char *p, size_t n)
 {
 	static const char *const legacy[8] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
 	if (n && p[0] == '%') {
@@ -748,7 +781,7 @@ static bool all_operands(const char *p, size_t n, const char *value)
  * as data (".byte 0x66"; ".value 0x6666" before the PLT form).  Only such
  * bytes may stand between a lenient directive and its branch: any other
  * data could be an instruction of its own. */
-static bool x86_lenient_directive(const char *name, size_t nlen, const char *args, size_t alen)
+bool x86_lenient_directive(const char *name, size_t nlen, const char *args, size_t alen)
 {
 	if (word_ieq(name, nlen, "byte"))
 		return alen && all_operands(args, alen, "0x66");
@@ -759,11 +792,16 @@ static bool x86_lenient_directive(const char *name, size_t nlen, const char *arg
 	return false;
 }
 
+bool x86_profiler_call_mode(const char *line, size_t len, bool m32)
+{
+	if (len < 2 || line[0] == '.' || (!m32 && !memchr(line, '1', len < 8 ? len : 8)))
+		return false;
+	return pcre2_match(profiler_re[m32], (PCRE2_SPTR)line, len, 0, 0, profiler_md, NULL) >= 0;
+}
+
 static bool x86_profiler_call(const char *line, size_t len)
 {
-	if (len < 2 || line[0] == '.' || !memchr(line, '1', len < 8 ? len : 8))
-		return false;
-	return pcre2_match(profiler_re, (PCRE2_SPTR)line, len, 0, 0, profiler_md, NULL) >= 0;
+	return x86_profiler_call_mode(line, len, false);
 }
 
 static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
@@ -818,7 +856,7 @@ enum { X86_PAD_LINES = 64 };
 
 /* P single-byte NOPs (0x90) so that P + 5 + M is a multiple of the function's
  * alignment: the entry keeps its alignment and the id sits at entry-(M+4). */
-static void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
+void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 {
 	unsigned used = f->prefix_nops + (f->typed ? 5 : 0);
 	unsigned pad = (f->align - used % f->align) % f->align;

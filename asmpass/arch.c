@@ -2,6 +2,7 @@
  * line here. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,17 +10,36 @@
 
 static const struct kcfi_arch *const backends[] = {
 	&arch_x86_64,
+	&arch_i386,
 	&arch_aarch64,
 	&arch_riscv64,
 	&arch_arm,
 };
 
-const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits)
+/* GNU as's --32, --64 and --x32 choose the x86 instruction set whatever its
+ * triple: gcc -m32 hands x86_64-linux-gnu code to "as --32".  The backend is
+ * the one of that mode: "i386", "x86_64" or "x32" (which has none). */
+static const char *x86_mode_arch(const char *arch, size_t len, const char *mode)
+{
+	bool x86 = (len == 6 && !memcmp(arch, "x86_64", 6)) || (len == 5 && !memcmp(arch, "amd64", 5)) ||
+		   (len == 4 && arch[0] == 'i' && arch[1] >= '3' && arch[1] <= '6' &&
+		    !memcmp(arch + 2, "86", 2));
+	if (!x86 || !mode)
+		return NULL;
+	return !strcmp(mode, "--32") ? "i386" : !strcmp(mode, "--64") ? "x86_64" : "x32";
+}
+
+const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits, const char *mode)
 {
 	size_t len = strcspn(triple, "-");
+	const char *arch = x86_mode_arch(triple, len, mode);
+	if (arch)
+		len = strlen(arch);
+	else
+		arch = triple;
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
 		const struct kcfi_arch *a = backends[i];
-		if (!a->serves(triple, len, ptr_bits))
+		if (!a->serves(arch, len, ptr_bits))
 			continue;
 		/* Patterns are compiled once per process, on first use. */
 		static const struct kcfi_arch *ready[sizeof(backends) / sizeof(backends[0])];

@@ -52,6 +52,12 @@ struct kcfi_branch {
 	 * to a register plus an offset): the core refuses them where a check
 	 * is due and lets annotations that check nothing pass them. */
 	const char *refuse;
+	/* Set by the core before check_clobbers() and emit_check(): gpr()
+	 * registers the program needs unchanged at this branch (its argument
+	 * and static chain registers, the reserved ones).  A backend with a
+	 * choice of scratch registers avoids them; the core refuses a check
+	 * that still writes one. */
+	uint64_t busy;
 };
 
 /* Everything the core knows about one checked call site. */
@@ -170,7 +176,8 @@ struct kcfi_arch {
 				const char *args, size_t args_len);
 	/* Optional: is LINE (a whole input line) a call of a named function that
 	 * the compiler prints by itself, outside any insn the plugin sees, in
-	 * the form of an indirect call (x86 -pg in PIC code)?  It passes
+	 * the form of an indirect call (x86 -pg in PIC code, i386's TLS call
+	 * with -fno-plt)?  It passes
 	 * unchanged and unannotated. */
 	bool (*profiler_call)(const char *line, size_t len);
 	/* Optional: is the directive NAME (without its dot) one that switches
@@ -201,14 +208,20 @@ struct kcfi_arch {
 	/* Data directive for one 32-bit .kcfi_traps entry, or NULL when Linux
 	 * identifies traps without a table. */
 	const char *trap_word;
+	/* The object is ELF32 (i386): no 64-bit relocations, so the 64-bit
+	 * words of .debug_kcfi_exempt are written as two 32-bit halves. */
+	bool elf32;
 };
 
-const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits);
+/* The backend for TRIPLE with PTR_BITS, in the x86 MODE the assembler was
+ * given ("--32", "--64", "--x32"; NULL: the triple's own). */
+const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits, const char *mode);
 /* The I-th registered backend, NULL past the last: for tools that try them
  * all (the fuzz harness).  Not initialised; arch_for_triple() does that. */
 const struct kcfi_arch *arch_nth(size_t i);
 
 extern const struct kcfi_arch arch_x86_64;
+extern const struct kcfi_arch arch_i386;
 extern const struct kcfi_arch arch_aarch64;
 extern const struct kcfi_arch arch_riscv64;
 extern const struct kcfi_arch arch_arm;

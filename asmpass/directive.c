@@ -281,7 +281,8 @@ static int parse_binding(struct cursor *c, struct kcfi_directive *d)
 }
 
 /* .kcfi_call's optional operands after the id: ", chain=REG" (the register
- * the call passes a static chain in). */
+ * the call passes a static chain in), ", arg=REG" once per register that
+ * carries an argument. */
 static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
 {
 	for (;;) {
@@ -289,7 +290,8 @@ static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
 		int rc = next_key(c, &key);
 		if (rc <= 0)
 			return rc;
-		if (!slice_eq(key, "chain")) {
+		bool arg = slice_eq(key, "arg");
+		if (!arg && !slice_eq(key, "chain")) {
 			c->p -= key.n;
 			return fail(c, "unknown .kcfi_call key");
 		}
@@ -297,6 +299,13 @@ static int parse_call_keys(struct cursor *c, struct kcfi_directive *d)
 		if (c->p >= c->end || *c->p != '=')
 			return fail(c, "expected '=' after key");
 		c->p++;
+		if (arg) {
+			if (d->nargs == sizeof(d->args) / sizeof(d->args[0]))
+				return fail(c, "too many .kcfi_call arg= registers");
+			if (parse_name(c, &d->args[d->nargs++]))
+				return -1;
+			continue;
+		}
 		if (d->chain.n) {
 			c->p -= key.n + 1;
 			return fail(c, "duplicate .kcfi_call key");

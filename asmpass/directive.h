@@ -40,6 +40,8 @@ struct kcfi_directive {
 	size_t type_col;		/* 1-based column of that text in the line */
 	unsigned reserve;		/* .kcfi_call: statements reserved (>= 1) */
 	struct slice chain;		/* .kcfi_call chain=REG, quotes kept (empty: none) */
+	struct slice args[8];		/* .kcfi_call arg=REG..., quotes kept */
+	unsigned nargs;
 	bool stub;			/* .kcfi_extern NAME, ID, stub; .kcfi_func ..., stub */
 	bool weak;			/* .kcfi_stub_alias NAME, weak */
 	/* .kcfi_reserved REG, KIND, "WHY" (REG in name) */

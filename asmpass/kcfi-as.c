@@ -230,6 +230,8 @@ static int parse_args(struct invocation *inv, int argc, char **argv)
 			inv->output = a[2] ? a + 2 : (i + 1 < argc ? argv[i + 1] : NULL);
 		} else if (!strncmp(a, "-march=", 7)) {
 			inv->opts.march = a + 7;	/* the last one counts, as in gas */
+		} else if (!strcmp(a, "--32") || !strcmp(a, "--64") || !strcmp(a, "--x32")) {
+			inv->opts.x86_mode = a;		/* x86 only; the last one counts */
 		}
 		gas_arg(inv, a, false);
 		if (takes_separate_value(a) && i + 1 < argc)

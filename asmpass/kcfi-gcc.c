@@ -166,6 +166,7 @@ struct x86_opts {
 	const char *cmodel;		/* -mcmodel= value */
 	const char *instrument_return;	/* -minstrument-return= value */
 	const char *profile;		/* -pg or -p */
+	const char *indirect_branch;	/* -mindirect-branch= value */
 };
 
 static void x86_note(struct x86_opts *o, const char *a)
@@ -180,23 +181,37 @@ static void x86_note(struct x86_opts *o, const char *a)
 		o->instrument_return = a + 20;
 	else if (!strcmp(a, "-pg") || !strcmp(a, "-p"))
 		o->profile = a;
+	else if (!strncmp(a, "-mindirect-branch=", 18))
+		o->indirect_branch = a + 18;
 }
 
-/* One line saying why, or 0 if kcfi-as can handle what GCC will print. */
-static int x86_refuse(const struct x86_opts *o)
+static bool x86_32_mode(const char *triple, const char *mode);
+
+/* One line saying why, or 0 if kcfi-as can handle what GCC will print
+ * for TRIPLE. */
+static int x86_refuse(const struct x86_opts *o, const char *triple)
 {
 	const char *why = NULL, *what = NULL;
 	char both[64];
 	if (o->masm && strcmp(o->masm, "att") != 0) {
 		what = o->masm - 6;
 		why = "kcfi-as reads AT&T syntax";
-	} else if (o->mode && strcmp(o->mode, "-m64") != 0) {
+	} else if (o->mode && !strcmp(o->mode, "-mx32")) {
 		what = o->mode;
-		why = "kcfi-as has no backend for x86 code with 32-bit pointers";
+		why = "kcfi-as has no backend for x32, 64-bit code with 32-bit pointers; "
+		      "-m32 and -m64 have one";
+	} else if (o->mode && !strcmp(o->mode, "-m16")) {
+		what = o->mode;
+		why = "kcfi-as has no backend for 16-bit code";
 	} else if (o->profile && o->cmodel && !strcmp(o->cmodel, "large")) {
 		snprintf(both, sizeof(both), "%s with -mcmodel=large", o->profile);
 		what = both;
 		why = "GCC calls the profiler through a register, unannotated";
+	} else if (o->indirect_branch && !strcmp(o->indirect_branch, "thunk-inline") &&
+		   x86_32_mode(triple, o->mode)) {
+		what = o->indirect_branch - 18;
+		why = "with -m32: kcfi-as reads GCC's inline retpoline in 64-bit code only; "
+		      "-mindirect-branch=thunk and thunk-extern work";
 	} else if (o->instrument_return && strcmp(o->instrument_return, "none") != 0) {
 		what = o->instrument_return - 20;
 		why = "GCC puts it between a check and the tail call the check guards";
@@ -212,6 +227,17 @@ static bool x86_triple(const char *t)
 {
 	return !strncmp(t, "x86_64", 6) || !strncmp(t, "amd64", 5) ||
 	       (t[0] == 'i' && t[1] >= '3' && t[1] <= '7' && !strncmp(t + 2, "86", 2));
+}
+
+/* Does the compiler make 32-bit x86 code: -m32, or an i386 triple without
+ * -m64 (or -mx32, refused in x86_refuse)? */
+static bool x86_32_mode(const char *triple, const char *mode)
+{
+	if (!x86_triple(triple))
+		return false;
+	if (mode)
+		return !strcmp(mode, "-m32");
+	return triple[0] == 'i';
 }
 
 /* Everything one invocation needs, filled step by step by main(). */
@@ -263,6 +289,11 @@ static void name_compiler(struct driver *d, const char *argv0)
 		d->major = strdup(KCFI_DEFAULT_GCC_MAJOR);
 }
 
+static bool x86_32(const struct driver *d)
+{
+	return x86_32_mode(d->triple, d->x86.mode);
+}
+
 /* Typed stubs for library functions (doc/extern-stubs.md) serve programs
  * linked against uninstrumented libraries; where that cannot be what the
  * user means, say so rather than build something else. */
@@ -284,6 +315,9 @@ static bool extern_stubs_possible(const struct driver *d)
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
 		why = "a stub reaches the GOT with a 32-bit displacement, "
 		      "which -mcmodel=large does not promise";
+	else if (x86_32(d))
+		why = "not on i386 (-m32): a stub would need the GOT pointer in %ebx, "
+		      "which nothing sets up on the way in from a function pointer";
 	if (!why)
 		return true;
 	fprintf(stderr, "kcfi-gcc: error: -fsanitize-kcfi-extern-stubs: %s\n", why);
@@ -789,8 +823,13 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 			"-wrapper is taken" : "a comma in a path cannot pass through -wrapper");
 		return;
 	}
-	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
-				 d->asdir,
+	/* kcfi-as picks the x86 backend by the assembler's mode as gas does;
+	 * the driver passes that to as, not to cc1. */
+	const char *mode = !x86_triple(d->triple) || !d->x86.mode ? "" :
+			   !strcmp(d->x86.mode, "-m32") ? ",--32" :
+			   !strcmp(d->x86.mode, "-m64") ? ",--64" : "";
+	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
+				 d->asdir, mode,
 				 d->hash && !strcmp(d->hash, "xxHash64") ? ",--kcfi-hash=xxhash64" : "",
 				 d->normalize ? ",--kcfi-normalize-integers" : "",
 				 d->cs_prefix ? ",--kcfi-cs-prefix" : "",
@@ -898,7 +937,7 @@ int main(int argc, char **argv)
 	 * without the exit-time leak report of sanitizer builds. */
 	if (!read_options(&d, argc, argv))
 		_exit(1);
-	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86))
+	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86, d.triple))
 		_exit(1);
 
 	struct args out = { 0 };

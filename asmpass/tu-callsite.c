@@ -81,6 +81,11 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			 "(__builtin_call_with_static_chain): kcfi-as cannot check such a call on %s; "
 			 "make it from a no_sanitize(\"kcfi\") function or without the chain",
 			 t->arch->name);
+	} else if (writes & c->args) {
+		n = __builtin_ctzll(writes & c->args);
+		snprintf(why, sizeof(why), "which carries an argument of this call (regparm or "
+			 "-mregparm): kcfi-as can check it only through a register; make it "
+			 "from a no_sanitize(\"kcfi\") function or without register arguments");
 	} else if (writes & t->reserved) {
 		n = __builtin_ctzll(writes & t->reserved);
 		const char *by = t->reserved_by[n].why;
@@ -193,6 +198,11 @@ int annotated(struct tu *t, const struct pending_call *c, struct slice text,
 		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
 			    "needs %u: branch ranges computed by the compiler would be wrong",
 			    c->line, c->reserve, t->arch->name, t->arch->check_statements);
+	/* What the call needs kept as it is, for a backend that picks its
+	 * scratch register among several (i386). */
+	struct kcfi_branch kept = *b;
+	kept.busy = c->args | t->reserved | (c->chain >= 0 ? UINT64_C(1) << c->chain : 0);
+	b = &kept;
 	if (check_registers(t, c, b, text))
 		return -1;
 

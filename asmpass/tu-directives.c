@@ -47,10 +47,14 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	size_t n = d->triple.n < sizeof(triple) - 1 ? d->triple.n : sizeof(triple) - 1;
 	memcpy(triple, d->triple.p, n);
 	triple[n] = '\0';
-	t->arch = arch_for_triple(triple, d->ptr_bits);
+	t->arch = arch_for_triple(triple, d->ptr_bits, t->opts.x86_mode);
+	if (!t->arch && t->opts.x86_mode && !strcmp(t->opts.x86_mode, "--x32"))
+		return fail(t, 0, "no KCFI backend for x32 (--x32, gcc -mx32): build this file "
+			    "without -fsanitize=kcfi, or for i386 (-m32) or x86_64 (-m64)");
 	if (!t->arch)
-		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers",
-			    triple, d->ptr_bits);
+		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers%s%s",
+			    triple, d->ptr_bits, t->opts.x86_mode ? " under " : "",
+			    t->opts.x86_mode ? t->opts.x86_mode : "");
 	for (unsigned i = 0; i < 32 && arch_nth(i); i++)
 		if (arch_nth(i) == t->arch && (t->foreign_syntax >> i & 1))
 			return fail(t, 0, "%s", t->arch->syntax_refusal);
@@ -161,10 +165,19 @@ static int on_call(struct tu *t, const struct kcfi_directive *d)
 			return fail(t, 0, ".kcfi_call: the static chain register '%.*s' is no "
 				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
 	}
+	uint64_t args = 0;
+	for (unsigned i = 0; i < d->nargs; i++) {
+		struct slice reg = unquoted(d->args[i]);
+		int n = t->arch->gpr(reg.p, reg.n);
+		if (n < 0)
+			return fail(t, 0, ".kcfi_call: the argument register '%.*s' is no "
+				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
+		args |= UINT64_C(1) << n;
+	}
 	t->code_seen = true;
 	t->call_prefix.len = 0;
 	t->call = (struct pending_call){
-		.active = true, .kind = d->kind, .id = d->id, .chain = chain,
+		.active = true, .kind = d->kind, .id = d->id, .chain = chain, .args = args,
 		.reserve = d->reserve, .line = t->loc.line,
 	};
 	return 0;

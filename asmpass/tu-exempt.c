@@ -15,7 +15,7 @@
  * there each word is the 32-bit value and a zero upper half. */
 static void exempt_words(struct tu *t, struct slice start, unsigned end, unsigned r)
 {
-	const char *w = t->type_opts.model.ptr_bits == 32 ? "word" : "quad";
+	const char *w = t->type_opts.model.ptr_bits == 32 ? "long" : "quad";
 	const char *hi = t->type_opts.model.ptr_bits == 32 ? ", 0" : "";
 	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
 		    "\t.balign\t8\n\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",

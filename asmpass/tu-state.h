@@ -24,6 +24,7 @@ struct pending_call {
 	enum kcfi_dir kind;
 	unsigned id;
 	int chain;		/* gpr() of its static chain, -1: none */
+	uint64_t args;		/* gpr() mask of the registers carrying arguments */
 	unsigned reserve;
 	unsigned long line;
 	unsigned skipped;	/* statements passed over (see on_lenient) */

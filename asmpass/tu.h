@@ -16,6 +16,7 @@ struct kcfi_options {
 	bool normalize_integers;
 	bool cs_prefix;			/* x86: -mindirect-branch-cs-prefix */
 	const char *march;		/* the assembler's -march=, or NULL */
+	const char *x86_mode;		/* the assembler's last --32, --64 or --x32, or NULL */
 	/* Without "# N file" markers: for output that is a program's final
 	 * assembly (kcfi-gcc -S) rather than input to gas right away, whose
 	 * messages should name the annotated file's lines. */

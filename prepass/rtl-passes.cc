@@ -273,6 +273,27 @@ directive_for (rtx_insn *insn, rtx return_address)
 	  d += ", chain=";
 	  d += reg_names[chain];
 	}
+      /* The general registers that carry its arguments (regparm,
+	 -mregparm): kcfi-as must not load a memory target into one of
+	 them.  Only i386's check ever needs such a register, so only code
+	 with 32-bit pointers lists them.  */
+      if (POINTER_SIZE == 32)
+	for (rtx link = CALL_INSN_FUNCTION_USAGE (insn); link;
+	     link = XEXP (link, 1))
+	  {
+	    rtx use = XEXP (link, 0);
+	    if (GET_CODE (use) != USE || !REG_P (XEXP (use, 0))
+		|| !HARD_REGISTER_P (XEXP (use, 0))
+		|| STATIC_CHAIN_REG_P (XEXP (use, 0)))
+	      continue;
+	    for (unsigned r = REGNO (XEXP (use, 0));
+		 r < END_REGNO (XEXP (use, 0)); r++)
+	      if (TEST_HARD_REG_BIT (reg_class_contents[GENERAL_REGS], r))
+		{
+		  d += ", arg=";
+		  d += reg_names[r];
+		}
+	  }
       for (int i = 1; i < kcfi_reserve; i++)
 	d += " ;";
       return d.c_str ();

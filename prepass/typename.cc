@@ -592,9 +592,14 @@ type_printer::suffix (tree t, kcfi_buffer &out)
       return;
     case FUNCTION_TYPE:
       params (t, out);
-      /* The calling conventions Clang encodes in function types.  */
+      /* The calling conventions Clang encodes in function types (GCC
+	 keeps stdcall and fastcall on i386 types only).  */
       if (lookup_attribute ("ms_abi", TYPE_ATTRIBUTES (t)))
 	out += " __attribute__((ms_abi))";
+      else if (lookup_attribute ("stdcall", TYPE_ATTRIBUTES (t)))
+	out += " __attribute__((stdcall))";
+      else if (lookup_attribute ("fastcall", TYPE_ATTRIBUTES (t)))
+	out += " __attribute__((fastcall))";
       /* A salt is part of every function type it is on (Clang substitutes
 	 none for an unsalted one), though only the outermost one's is
 	 hashed.  */

@@ -7,6 +7,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/passthrough.sh \
 	tests/asmpass/options.sh \
 	tests/asmpass/x86-forms.sh \
+	tests/asmpass/i386-forms.sh \
 	tests/asmpass/return-thunk.sh \
 	tests/asmpass/retpoline.sh \
 	tests/asmpass/directives.sh \

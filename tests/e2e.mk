@@ -27,6 +27,8 @@
 #                sanitizers, driver paths (-pipe, -save-temps): run, trap, audit
 #   finish-asm   -S gives finished assembly: plain as makes the -c code; -o -,
 #                several inputs, .S, refusals, the annotated opt-out
+#   i386         kcfi-gcc -m32 / i686-linux-gnu-kcfi-gcc, mixed with clang-22
+#                -m32 both ways: matched calls run, wrong types trap (SIGTRAP)
 E2E_TESTS = \
 	tests/e2e/demo.sh \
 	tests/e2e/preambles.sh \
@@ -49,7 +51,8 @@ E2E_TESTS = \
 	tests/e2e/as-cache.sh \
 	tests/e2e/extern-stubs.sh \
 	tests/e2e/options.sh \
-	tests/e2e/finish-asm.sh
+	tests/e2e/finish-asm.sh \
+	tests/e2e/i386.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \
@@ -59,4 +62,6 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
 	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c \
 	tests/e2e/extern-stubs-run.c tests/e2e/extern-stubs-peer.c \
+	tests/e2e/i386.h tests/e2e/i386-main.c tests/e2e/i386-callers.c \
+	tests/e2e/i386-targets.c \
 	tests/README.md

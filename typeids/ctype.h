@@ -48,9 +48,10 @@ enum ctype_kind {
 	CT_FIXED,		/* ISO/IEC TR 18037 _Fract and _Accum */
 };
 
-/* Calling conventions Clang encodes in a function type (sysv_abi, the
- * x86_64 default, and the others Linux targets use encode nothing). */
-enum ccall { CC_DEFAULT, CC_MS_ABI };
+/* Calling conventions Clang encodes in a function type: ms_abi on x86_64,
+ * stdcall and fastcall on i386 (sysv_abi, the x86_64 default, cdecl,
+ * regparm and the others Linux targets use encode nothing). */
+enum ccall { CC_DEFAULT, CC_MS_ABI, CC_STDCALL, CC_FASTCALL };
 
 /* Fixed-point types: 2 kinds x 4 sizes x signedness x saturation. */
 enum cfixed_size { CFX_SHORT, CFX_PLAIN, CFX_LONG, CFX_LLONG };

@@ -138,8 +138,11 @@ static void mangle_function(struct mangler *m, const struct ctype *t)
 	 * list at all.  A calling convention is a vendor qualifier of a
 	 * prototyped function type (Clang's FunctionNoProtoType mangling has
 	 * none); the whole is one substitution candidate. */
-	if (t->u.fn.cc == CC_MS_ABI && t->u.fn.prototyped)
-		puts_(m, "U6ms_abi");
+	static const char *const cc_names[] = {
+		[CC_MS_ABI] = "U6ms_abi", [CC_STDCALL] = "U7stdcall", [CC_FASTCALL] = "U8fastcall",
+	};
+	if (t->u.fn.cc != CC_DEFAULT && t->u.fn.prototyped)
+		puts_(m, cc_names[t->u.fn.cc]);
 	put(m, "F", 1);
 	mangle(m, t->inner);
 	if (t->u.fn.prototyped) {

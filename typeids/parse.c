@@ -247,6 +247,8 @@ static size_t scan_tail(const struct proto_ctx *ctx, size_t i, size_t n, enum cc
 	} tails[] = {
 		{ "__attribute__((ms_abi))", 23, CC_MS_ABI },
 		{ "__attribute__((sysv_abi))", 25, CC_DEFAULT },
+		{ "__attribute__((stdcall))", 24, CC_STDCALL },
+		{ "__attribute__((fastcall))", 25, CC_FASTCALL },
 	};
 	const unsigned char *t = (const unsigned char *)ctx->text;
 	*cc = CC_DEFAULT;

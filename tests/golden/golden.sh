@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
-# compared line for line with a reviewed expectation, for x86_64 and riscv64
-# (doc/abi.md 1-3), arm in both states, and extern stubs for three backends.  The expectations are also checked here
+# compared line for line with a reviewed expectation, for x86_64, i386 and
+# riscv64 (doc/abi.md 1-3), arm in both states, and extern stubs for three backends.  The expectations are also checked here
 # against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden
@@ -59,6 +59,63 @@ check "prefix: COMDAT preamble is weak, its trap table in the group" sh -c \
 	"grep -q '^	\.weak	__cfi_shared' '$P' && grep -q 'kcfi_traps,\"aoG\",@progbits,\.text\.shared,shared,comdat' '$P'"
 check "prefix: the untyped function gets 5 NOPs so that its entry stays aligned" sh -c \
 	"awk '/^	\.p2align 4/ { n = 0; go = 1; next } go && /^	nop/ { n++ } /^\.LPFE3:/ { exit n != 5 }' '$P'"
+
+# i386 (gcc -m32): the x86_64 triple with ptr=32, which kcfi-as takes for
+# i386 under the assembler's --32 only.  Clang 22's sequence: cmpl of the id
+# at -4 through the target's register (memory targets loaded into %eax
+# first), je over an int3, no .kcfi_traps.
+f=i386-basic R=$G/$f.expected
+cp "$G/$f.s" "$T/$f.s"
+if (cd "$T" && "$KCFI_AS" --32 --kcfi-no-assemble --kcfi-save="$f.out" "$f.s" 2>"$f.err"); then
+	check "$f: output is the reviewed expectation" diff -u "$R" "$T/$f.out"
+else
+	fail "$f: kcfi-as refused it"; cat "$T/$f.err"
+fi
+check "$f: without --32 (64-bit code) it is refused" sh -c \
+	"cd '$T' && ! '$KCFI_AS' --kcfi-no-assemble --kcfi-save=x.out '$f.s' 2>x.err &&
+	 grep -q '^$f.s:[0-9]*: error: no KCFI backend for target \"x86_64-linux-gnu\" with 32-bit pointers' x.err"
+LPC=$(fnv1a _ZTSFllPKcE) III=$(fnv1a _ZTSFiiiE)
+# Every check, read back from the text: "ID LOAD TARGET BRANCH", LOAD being
+# the operand loaded into %eax first, or "-".
+i386_checks() {
+	awk '
+	function fail(m) { print "bad check before line " NR ": " m; bad = 1 }
+	{ l[NR] = $0 }
+	/^	int3$/ {
+		if (l[NR - 1] !~ /^\.Lkcfi[0-9]+_trap:$/) fail("no trap label")
+		if (l[NR - 2] !~ /^	je	\.Lkcfi[0-9]+_call$/) fail("no je over the trap")
+		if (l[NR - 3] !~ /^	cmpl	\$[0-9]+, -4\(%e[a-z]+\)$/) fail("no cmpl at -4: " l[NR - 3])
+		split(l[NR - 3], c, /[\t$,() ]+/)
+		load = "-"
+		if (l[NR - 4] ~ /^	movl	.*, %e[a-z]+$/ && l[NR - 4] ~ c[5] "$") {
+			load = l[NR - 4]; sub(/^	movl	/, "", load); sub(/, %e[a-z]+$/, "", load)
+		}
+		getline; if ($0 !~ /^\.Lkcfi[0-9]+_call:$/) fail("no call label")
+		getline; b = $0; sub(/^	/, "", b); sub(/	/, " ", b)
+		printf "%u %s %s %s\n", c[3], load, c[5], b
+	}
+	END { exit bad }' "$R"
+}
+printf '%s\n' "$(u32 "$II") 32(%esp) %eax call *%eax" "$(u32 "$LPC") 4(%eax) %eax call *%eax" \
+	"$(u32 "$II") (%eax) %eax jmp *%eax" "$(u32 "$III") 8(%eax) %eax call *%eax" \
+	"$(u32 "$II") - %ecx jmp *%ecx" "$(u32 "$III") 12(%esi) %ecx call *%ecx" >"$T/i386.want"
+i386_checks >"$T/i386.got"
+check "$f: six checks, each the expected id at -4 of the register the branch goes through" \
+	diff -u "$T/i386.want" "$T/i386.got"
+check "$f: no .kcfi_traps (Clang has none for i386)" sh -c "! grep -q kcfi_traps '$R'"
+check "$f: 11 NOPs before each movl of a preamble, whose ids are the functions' types" sh -c \
+	"awk '/^__cfi_/ { n = 0; next } /^	nop/ { n++ } /movl	.*%eax\$/ && n && n != 11 { exit 1 }' '$R' &&
+	 grep -A12 '^__cfi_tail_reg:' '$R' | grep -q 'movl	\$$(u32 "$(fnv1a _ZTSFiPFiiEiE)"), %eax'"
+check "$f: unchecked, inline-asm and -pg calls are untouched, recorded as 2, 1 and 5" sh -c \
+	"grep -q '^	call	\*32(%esp)\$' '$R' && grep -q '^	call \*%eax\$' '$R' &&
+	 grep -q '^1:	call	\*mcount@GOT(%ebx)\$' '$R' &&
+	 grep -B5 '^	call	\*32(%esp)\$' '$R' | grep -q '^	\.long	\.Lkcfi_exempt\([0-9]*\), 0, \.Lkcfi_exempt\1, 0, 2, 0\$' &&
+	 grep -A5 '^	call \*%eax\$' '$R' | grep -q '^	\.long	\.Lkcfi_exempt[0-9]*, 0, \.Lkcfi_exempt[0-9]*, 0, 1, 0\$' &&
+	 grep -B5 '^1:	call	\*mcount' '$R' | grep -q '^	\.long	\.Lkcfi_exempt\([0-9]*\), 0, \.Lkcfi_exempt\1, 0, 5, 0\$'"
+check "$f: the expectation assembles (--32): six cmpl at -4, each before je and int3" sh -c \
+	"as --32 -o '$T/$f.o' '$R' && objdump -d '$T/$f.o' >'$T/$f.dis' &&
+	 [ \$(grep -cE '	cmpl +\\\$0x[0-9a-f]+,-0x4\\(%e[a-z]+\\)' '$T/$f.dis') -eq 6 ] &&
+	 [ \$(grep -A2 -E '	cmpl +\\\$0x[0-9a-f]+,-0x4' '$T/$f.dis' | grep -cE '74 01 +	je|	cc +	int3') -eq 12 ]"
 
 # riscv64: text in, text out, no cross toolchain needed; the expectation is
 # assembled and decoded only if riscv64-linux-gnu-as and -objdump are here.
@@ -242,9 +299,9 @@ for f in arm-thumb arm-arm; do
 		 grep -B1 '^tail:\$' '$T/arm.nomarks' | grep -q '^	\.word	$(u32 "$RELAY")\$' &&
 		 ! grep -q '__cfi_' '$R'"
 	check "$f: the no_sanitize call is untouched, recorded (2); the jump table is recorded (3)" sh -c \
-		"grep -B12 '^	\.word	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^nosan:\$' &&
-		 grep -A12 '^	\.word	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^	blx	r3\$' &&
-		 grep -A6 '^	\.word	\.Lkcfi_exempt6, 0, \.Lkcfi_exempt6, 0, 3, 0\$' '$R' | grep -qE '^	(tbb	\[pc, r0\]|addls	pc, pc, r0, asl #2)\$'"
+		"grep -B12 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^nosan:\$' &&
+		 grep -A12 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^	blx	r3\$' &&
+		 grep -A6 '^	\.long	\.Lkcfi_exempt6, 0, \.Lkcfi_exempt6, 0, 3, 0\$' '$R' | grep -qE '^	(tbb	\[pc, r0\]|addls	pc, pc, r0, asl #2)\$'"
 	check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 		"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 done

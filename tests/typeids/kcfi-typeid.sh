@@ -38,6 +38,11 @@ same "arm32 long is 32 bits" "$(fnv1a _ZTSFvu3i32u2u8E.normalized) _ZTSFvu3i32u2
 	--target=arm-linux-gnueabihf $n 'void (long, char)'
 same "i686 long is 32 bits" "$(fnv1a _ZTSFvu3u32E.normalized) _ZTSFvu3u32E.normalized" \
 	--target=i686-linux-gnu $n 'void (unsigned long)'
+# i386 calling conventions Clang 22 -m32 encodes (its preambles carry these)
+same "fastcall is a vendor qualifier, clang-22 -m32's 0xece17120" "0xece17120 _ZTSU8fastcallFiiiE" \
+	--target=i686-linux-gnu 'int (int, int) __attribute__((fastcall))'
+same "stdcall, clang-22 -m32's 0xf4d40a84" "0xf4d40a84 _ZTSU7stdcallFiiiE" \
+	--target=i686-linux-gnu 'int (*)(int, int) __attribute__((__stdcall__))'
 same "x86_64 long is 64 bits" "$(fnv1a _ZTSFvu3i64S_E.normalized) _ZTSFvu3i64S_E.normalized" \
 	$n 'void (long, long long)'
 
