@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +69,30 @@ char *gas_locate(const char *explicit_path, const char *name)
 	fprintf(stderr, "kcfi-as: cannot find the real assembler '%s' in $PATH "
 		"(set KCFI_REAL_AS or use --kcfi-real-as=PATH)\n", name);
 	return NULL;
+}
+
+/* Beyond this the rewrite streams through a pipe to a concurrent gas, so
+ * that memory stays bounded however large the input (tests/asmpass's
+ * 200 MB stream).  Below it, one process fewer: no fork, no pipe, no
+ * wait, which is most of kcfi-as's fixed cost per unit (doc/performance.md). */
+#define GAS_BUFFER_LIMIT (64ull << 20)
+
+int gas_buffer(unsigned long long input_bytes)
+{
+	if (input_bytes > GAS_BUFFER_LIMIT)
+		return -1;
+	return memfd_create("kcfi-as", MFD_CLOEXEC);
+}
+
+int gas_become(const char *path, char *const argv[], int buffer)
+{
+	if (lseek(buffer, 0, SEEK_SET) < 0 || dup2(buffer, 0) < 0) {
+		perror("kcfi-as: handing the rewritten text to the assembler");
+		return 1;
+	}
+	execv(path, argv);
+	fprintf(stderr, "kcfi-as: cannot run %s: %s\n", path, strerror(errno));
+	return 127;
 }
 
 pid_t gas_spawn(const char *path, char *const argv[], int *to_gas)

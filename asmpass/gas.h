@@ -14,6 +14,16 @@ char *gas_locate(const char *explicit_path, const char *name);
  * the write end.  Returns the pid or -1 (reported). */
 pid_t gas_spawn(const char *path, char *const argv[], int *to_gas);
 
+/* Where the rewritten text goes when gas runs only after the rewrite is
+ * done: an anonymous in-memory file, or -1 when the inputs are too large
+ * to hold (INPUT_BYTES over the limit) or the kernel has no memfd_create.
+ * gas_become() then replaces this process by gas reading that file. */
+int gas_buffer(unsigned long long input_bytes);
+
+/* Become ARGV[0]=PATH reading BUFFER (from gas_buffer) on stdin.  Returns
+ * only on failure (reported), with an exit status. */
+int gas_become(const char *path, char *const argv[], int buffer);
+
 /* Wait for PID; returns an exit status in the shell's convention. */
 int gas_wait(pid_t pid);
 

@@ -309,6 +309,21 @@ static int open_save(const char *save)
 /* Remove what the assembler may have begun to write, as GNU as does: only a
  * regular file.  `-o /dev/null` (configure-style probes) must survive a
  * refusal, and so must a FIFO or any other special file. */
+/* The bytes the inputs hold, as far as known: a pipe or terminal on stdin
+ * counts as unbounded. */
+static unsigned long long input_bytes(const struct invocation *inv)
+{
+	unsigned long long total = 0;
+	struct stat st;
+	for (int i = 0; i < inv->ninputs || (i == 0 && !inv->ninputs); i++) {
+		bool in_stdin = !inv->ninputs || !strcmp(inv->inputs[i], "-");
+		if ((in_stdin ? fstat(0, &st) : stat(inv->inputs[i], &st)) || !S_ISREG(st.st_mode))
+			return ~0ull;
+		total += (unsigned long long)st.st_size;
+	}
+	return total;
+}
+
 static void remove_output(const char *path)
 {
 	struct stat st;
@@ -374,11 +389,13 @@ int main(int argc, char **argv)
 	int save_fd = open_save(inv.save);
 	if (inv.save && save_fd < 0)
 		return 1;
-	int to_gas = -1;
+	int to_gas = -1, buffer = -1;
 	pid_t pid = -1;
 	if (!inv.no_assemble) {
-		pid = gas_spawn(real, inv.gas_argv, &to_gas);
-		if (pid < 0)
+		buffer = gas_buffer(input_bytes(&inv));
+		if (buffer >= 0)
+			to_gas = buffer;
+		else if ((pid = gas_spawn(real, inv.gas_argv, &to_gas)) < 0)
 			return 1;
 	}
 
@@ -415,14 +432,17 @@ int main(int argc, char **argv)
 	tu_free(tu);
 	sink_free(&out);
 
-	if (pid < 0)
+	if (pid < 0 && buffer < 0)
 		return rc;
 	if (rc) {
 		/* Refuse: no object may come out of rejected input. */
-		gas_kill(pid);
+		if (pid >= 0)
+			gas_kill(pid);
 		remove_output(inv.output ? inv.output : "a.out");
 		return rc;
 	}
+	if (buffer >= 0)
+		return gas_become(real, inv.gas_argv, buffer);
 	close(to_gas);
 	return gas_wait(pid);
 }

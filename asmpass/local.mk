@@ -22,7 +22,9 @@ nodist_libasmpass_a_SOURCES = grammar/asmline-lex.c
 
 bin_PROGRAMS += kcfi-as kcfi-gcc
 kcfi_as_SOURCES = asmpass/kcfi-as.c
-kcfi_as_LDADD = libasmpass.a libtypeids.a $(PCRE2_LIBS)
+kcfi_as_LDADD = libasmpass.a libtypeids.a $(TOOL_PCRE2_LIBS)
+kcfi_as_LDFLAGS = $(TOOL_LDFLAGS)
+kcfi_gcc_LDFLAGS = $(TOOL_LDFLAGS)
 
 kcfi_gcc_SOURCES = asmpass/kcfi-gcc.c asmpass/tool-witness.c asmpass/tool-witness.h \
 	asmpass/finish-asm.c asmpass/finish-asm.h
