@@ -106,8 +106,9 @@ struct audit_file {
 	struct type_name *names;	/* sorted by id, then name; no two equal */
 	size_t nnames;
 	unsigned name_hashes;		/* 1 << enum kcfi_hash of each the names use */
-	struct type_name *dwarf_strings;	/* names dwarf_names() made (it owns them) */
-	size_t ndwarf_strings;
+	struct type_name *made_names;	/* names made here, not read from the file:
+					 * from DWARF or lent (the file owns their strings) */
+	size_t nmade_names;
 	struct loc *traps;		/* .kcfi_traps targets, sorted */
 	size_t ntraps;
 	struct site *sites;
@@ -181,6 +182,16 @@ void *audit_dwarf_module(struct audit_file *f);
 /* dwarf-names.c: names, from DWARF function types, for the ids of the
  * preambles and sites (collected first); added to F->names.  How many. */
 size_t dwarf_names(struct audit_file *f);
+
+/* lent-names.c: names for F's unnamed ids from the kcfi-as name records of
+ * DONOR (a path), hashed again with every hash kcfi-as knows: for a file
+ * Clang built without DWARF, from a kcfi-gcc build of the same code.  How
+ * many, or -1 if DONOR cannot be read (reported). */
+long lent_names(struct audit_file *f, const char *donor);
+
+/* tables.c: adopt FOUND[0..N) (each name a malloc'd string, now owned by
+ * F) into F's names, dropping exact duplicates.  How many were new. */
+size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t n);
 
 /* A type id as the code of F's machine holds it: on x86_64 never the
  * bytes of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang). */

@@ -299,14 +299,6 @@ static void walk(struct want *w, Dwarf_Die *die, int depth)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	const struct type_name *x = a, *y = b;
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
 size_t dwarf_names(struct audit_file *f)
 {
 	Dwfl_Module *m = audit_dwarf_module(f);
@@ -340,28 +332,5 @@ size_t dwarf_names(struct audit_file *f)
 		off = next;
 	}
 	free(w.ids);
-	/* Kept with the file's names (their strings owned by f->dwarf_names). */
-	size_t made = 0;
-	if (w.nfound) {
-		qsort(w.found, w.nfound, sizeof(*w.found), name_cmp);
-		struct type_name *all = realloc(f->names, (f->nnames + w.nfound + 1) * sizeof(*all));
-		if (all) {
-			f->names = all;
-			for (size_t i = 0; i < w.nfound; i++) {
-				if (i && !name_cmp(&w.found[i - 1], &w.found[i]))
-					continue;
-				f->names[f->nnames++] = w.found[i];
-				made++;
-			}
-			qsort(f->names, f->nnames, sizeof(*f->names), name_cmp);
-			size_t k = 0;
-			for (size_t j = 0; j < f->nnames; j++)
-				if (!k || name_cmp(&f->names[k - 1], &f->names[j]))
-					f->names[k++] = f->names[j];
-			f->nnames = k;
-		}
-	}
-	f->dwarf_strings = w.found;
-	f->ndwarf_strings = w.nfound;
-	return made;
+	return tables_adopt_names(f, w.found, w.nfound);
 }

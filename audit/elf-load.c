@@ -250,9 +250,9 @@ void audit_close(struct audit_file *f)
 	free(f->exempts);
 	free(f->ranges);
 	free(f->names);
-	for (size_t i = 0; i < f->ndwarf_strings; i++)
-		free((char *)f->dwarf_strings[i].name);
-	free(f->dwarf_strings);
+	for (size_t i = 0; i < f->nmade_names; i++)
+		free((char *)f->made_names[i].name);
+	free(f->made_names);
 	free(f->traps);
 	free(f->sites);
 	free(f->pre);

@@ -31,6 +31,9 @@ static const char usage[] =
 	"  --csv=FILE         with --targets: one line per call site to FILE\n"
 	"  --json=FILE        with --targets: the call sites and distribution to FILE\n"
 	"  --plot=FILE        with --targets: a histogram drawn by gnuplot (.svg or .png)\n"
+	"  --names-from=FILE  with --targets: name ids the file itself cannot name from\n"
+	"                     FILE's kcfi-as type name records (a kcfi-gcc build of\n"
+	"                     the same code lending names to a Clang build)\n"
 	"  --top=N            with --targets: list the N most permissive ids (default 10)\n"
 	"  -q, --quiet        print the summary lines only\n"
 	"  --help             print this help and exit\n"
@@ -86,13 +89,14 @@ out:
 
 int main(int argc, char **argv)
 {
-	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_HELP, O_VERSION };
+	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION };
 	static const struct option longs[] = {
 		{ "targets", no_argument, NULL, O_TARGETS },
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "names-from", required_argument, NULL, O_NAMES_FROM },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -108,6 +112,7 @@ int main(int argc, char **argv)
 		case O_JSON: to.json = optarg; break;
 		case O_PLOT: to.plot = optarg; break;
 		case O_TOP: to.top = strtoul(optarg, NULL, 10); break;
+		case O_NAMES_FROM: to.names_from = optarg; break;
 		case 'q': audit_quiet = true; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
@@ -118,8 +123,8 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if ((to.csv || to.json || to.plot) && !targets) {
-		fprintf(stderr, "kcfi-audit: --csv, --json and --plot need --targets\n");
+	if ((to.csv || to.json || to.plot || to.names_from) && !targets) {
+		fprintf(stderr, "kcfi-audit: --csv, --json, --plot and --names-from need --targets\n");
 		return 2;
 	}
 	if ((to.csv || to.json || to.plot) && argc - optind > 1) {

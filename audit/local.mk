@@ -8,6 +8,7 @@ kcfi_audit_SOURCES = \
 	audit/verify.c audit/verify.h \
 	audit/report.c \
 	audit/dwarf-names.c \
+	audit/lent-names.c \
 	audit/targets.c audit/targets.h \
 	audit/decode-x86.c \
 	audit/decode-aarch64.c \

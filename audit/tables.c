@@ -65,6 +65,39 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t n)
+{
+	/* Ownership first, so that no string leaks whatever fails below. */
+	struct type_name *own = realloc(f->made_names, (f->nmade_names + n + 1) * sizeof(*own));
+	if (!own) {
+		for (size_t i = 0; i < n; i++)
+			free((char *)found[i].name);
+		free(found);
+		return 0;
+	}
+	memcpy(own + f->nmade_names, found, n * sizeof(*found));
+	f->made_names = own;
+	f->nmade_names += n;
+	free(found);
+	found = own + f->nmade_names - n;
+
+	struct type_name *all = realloc(f->names, (f->nnames + n + 1) * sizeof(*all));
+	if (!all)
+		return 0;
+	f->names = all;
+	size_t before = f->nnames;
+	memcpy(f->names + f->nnames, found, n * sizeof(*found));
+	f->nnames += n;
+	if (f->nnames > 1)
+		qsort(f->names, f->nnames, sizeof(*f->names), name_cmp);
+	size_t k = 0;
+	for (size_t j = 0; j < f->nnames; j++)
+		if (!k || name_cmp(&f->names[k - 1], &f->names[j]))
+			f->names[k++] = f->names[j];
+	f->nnames = k;
+	return f->nnames - before;
+}
+
 /* The KCFI_TYPE_NAME record at OFF of section S (index SHNDX): its name
  * into F->names, and the number of records it takes, itself included; 0
  * after a finding (a malformed one leaves no way to find the next record). */

@@ -3,6 +3,7 @@
  * Printed as a distribution, written as CSV or JSON, drawn by gnuplot. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,10 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 	/* Ids kcfi-as left no name for (Clang, an older kcfi-as): from the
 	 * DWARF's function types, where the file has DWARF. */
 	size_t from_dwarf = unnamed_ids(f) ? dwarf_names(f) : 0;
+	/* Then from another build's records (--names-from). */
+	long lent = o->names_from && unnamed_ids(f) ? lent_names(f, o->names_from) : 0;
+	if (lent < 0)
+		return -1;
 	size_t count[NBUCKETS] = { 0 };
 	struct id_use *use = calloc(f->nsites + 1, sizeof(*use));
 	size_t nuse = 0;
@@ -255,9 +260,13 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 		named += nn > 0;
 		collisions += nn > 1;
 	}
-	char dwarf[64] = "";
+	char dwarf[64 + PATH_MAX] = "";
+	int len = 0;
 	if (from_dwarf)
-		snprintf(dwarf, sizeof(dwarf), "; %zu from DWARF", from_dwarf);
+		len = snprintf(dwarf, sizeof(dwarf), "; %zu from DWARF", from_dwarf);
+	if (lent)
+		snprintf(dwarf + len, sizeof(dwarf) - (size_t)len, "; %ld lent by %s", lent,
+			 o->names_from);
 	if (f->nnames)
 		printf("%s: type names for %zu of %zu ids (%s%s), %zu of them with more "
 		       "than one name (a hash collision)\n", f->path, named, ids,

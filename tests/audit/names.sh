@@ -8,7 +8,7 @@
 # its type.  Then: the CSV and JSON type column, both hashes, names merged
 # over ld -r, a record whose id is not its name's (a finding), a stripped
 # file (no names, said so), names from DWARF where the records are missing
-# (-g), and the x86 check in Clang's form (the branch's own register
+# (-g), names lent by another build (--names-from), and the x86 check in Clang's form (the branch's own register
 # instead of %r11), also from clang itself when installed.
 . "$top_srcdir/tests/audit/lib.sh"
 case ${NATIVE_TRIPLE:-} in
@@ -84,6 +84,29 @@ check "stripped: '?' for the type, and a line that says why" sh -c \
 	"grep -A1 'most permissive' '$T/s.out' | tail -1 | grep -qE '^  $want +5 +1  \?  put_[a-e]\$' &&
 	 grep -qx '$T/stripped.o: type names unavailable: the file has no kcfi-as name records (built by Clang, or by a kcfi-as before them, or stripped) and no DWARF that gives them' '$T/s.out'"
 
+# Lent names (--names-from): another build's records, hashed again with
+# each hash, name the ids of a file that has neither records nor DWARF.
+# Across hashes too: names.o (FNV-1a) names the xxHash64 build's ids.
+"$AUDIT" --targets --names-from="$T/names.o" "$T/stripped.o" > "$T/l.out" 2>&1
+check "lent: the stripped file's ten ids named by names.o" sh -c \
+	"grep -A1 'most permissive' '$T/l.out' | tail -1 | grep -qE '^  $want +5 +1  _ZTSFvPvE  put_[a-e]\$' &&
+	 grep -qx '$T/stripped.o: type names for 10 of 10 ids (FNV-1a; 10 lent by $T/names.o), 0 of them with more than one name (a hash collision)' '$T/l.out'"
+strip --strip-debug -o "$T/stripped-xx.o" "$T/names-xx.o"
+"$AUDIT" --targets --names-from="$T/names.o" "$T/stripped-xx.o" > "$T/lx.out" 2>&1
+check "lent across hashes: FNV-1a records name the xxHash64 ids" sh -c \
+	"grep -A1 'most permissive' '$T/lx.out' | tail -1 | grep -qE '^  $xid +5 +1  _ZTSFvPvE  put_[a-e]\$' &&
+	 grep -q 'type names for 10 of 10 ids (xxHash64; 10 lent by $T/names.o), 0 of' '$T/lx.out'"
+# A donor that has no such type lends nothing for it: prog.o's records
+# name none of names.c's five call types.
+"$AUDIT" --targets --names-from="$T/prog.o" "$T/stripped.o" > "$T/lp.out" 2>&1
+check "a donor without the type: still '?'" sh -c \
+	"grep -A1 'most permissive' '$T/lp.out' | tail -1 | grep -qE '^  $want +5 +1  \?  put_[a-e]\$'"
+"$AUDIT" --targets --names-from="$T/stripped.o" "$T/stripped-xx.o" > "$T/le.out" 2>&1
+check "a donor without records: exit 2, said so" sh -c \
+	"[ $? -eq 2 ] && grep -qx 'kcfi-audit: $T/stripped.o: error: has no kcfi-as type name records to lend (built by Clang, by a kcfi-as before them, or stripped of them)' '$T/le.out'"
+"$AUDIT" --names-from="$T/names.o" "$T/stripped.o" > "$T/ln.out" 2>&1
+check "--names-from without --targets: exit 2" sh -c "[ $? -eq 2 ] && grep -q 'need --targets' '$T/ln.out'"
+
 # Without the records but with DWARF (-g): the names come from the
 # function types in the DWARF, written back as prototypes and hashed as
 # kcfi-as would; a prototype names an id only if its hash is that id.
@@ -129,6 +152,10 @@ if [ -n "$CLANG" ] && [ -x "$CLANG" ]; then
 		"grep -q ': x86_64: 5 checked, ' '$T/c.out' &&
 		 grep -A1 'most permissive' '$T/c.out' | tail -1 | grep -qE '^  $xid +5 +1  \?  put_[a-e]\$' &&
 		 grep -q 'type names unavailable' '$T/c.out'"
+	"$AUDIT" --targets --names-from="$T/names.o" "$T/clang.o" > "$T/cl.out" 2>&1
+	check "$CLANG without -g: names lent by kcfi-gcc's build of the same file" sh -c \
+		"grep -A1 'most permissive' '$T/cl.out' | tail -1 | grep -qE '^  $xid +5 +1  _ZTSFvPvE  put_[a-e]\$' &&
+		 grep -q 'type names for 10 of 10 ids (xxHash64; 10 lent by $T/names.o), 0 of' '$T/cl.out'"
 	"$CLANG" -fsanitize=kcfi -O2 -g -c -o "$T/clang-g.o" "$A/names.c"
 	"$AUDIT" --targets "$T/clang-g.o" > "$T/cg.out" 2>&1
 	check "$CLANG -g: the names from DWARF, xxHash64" sh -c \
