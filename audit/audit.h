@@ -110,6 +110,11 @@ struct audit_file {
 					 * from DWARF or lent (the file owns their strings) */
 	size_t nmade_names;
 	struct loc *traps;		/* .kcfi_traps targets, sorted */
+	/* A linked file without relocations: the addresses its code loads
+	 * (x86 lea rip-relative, mov/push of an immediate), as found by the
+	 * decoder, for the addresses-taken check (verify.c). */
+	struct code_ref { struct loc from; uint64_t addr; } *code_refs;
+	size_t ncode_refs, code_refs_cap;
 	size_t ntraps;
 	struct site *sites;
 	size_t nsites, sites_cap;
@@ -166,7 +171,9 @@ size_t audit_symbol(const struct audit_file *f, const char *name);
 /* Of the symbols called NAME, the one in AT's section closest before AT. */
 size_t audit_symbol_before(const struct audit_file *f, const char *name, struct loc at);
 
-/* verify.c: called by the decoders. */
+/* verify.c: called by the decoders.  audit_code_ref: the instruction at
+ * FROM loads the address ADDR (only wanted where !f->has_relocs). */
+void audit_code_ref(struct audit_file *f, struct loc from, uint64_t addr);
 void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len, bool call,
 		  const struct check *c, const char *spelling);
 

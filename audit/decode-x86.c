@@ -172,6 +172,26 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 	}
 }
 
+/* A linked file without relocations: addresses the instruction loads,
+ * "lea f(%rip), %reg" (PIC) or "mov $f, %reg" / "push $f" (non-PIE), for
+ * the addresses-taken check.  Branches are not among them: a direct call
+ * takes no address. */
+static void code_refs(struct audit_file *f, size_t shndx, uint64_t at, const cs_insn *insn)
+{
+	const cs_x86 *x = &insn->detail->x86;
+	unsigned id = insn->id;
+	for (uint8_t i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		if (id == X86_INS_LEA && op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP &&
+		    op->mem.index == X86_REG_INVALID)
+			audit_code_ref(f, (struct loc){ shndx, at },
+				       insn->address + insn->size + (uint64_t)op->mem.disp);
+		else if ((id == X86_INS_MOV || id == X86_INS_PUSH || id == X86_INS_MOVABS) &&
+			 op->type == X86_OP_IMM && op->imm > 0)
+			audit_code_ref(f, (struct loc){ shndx, at }, (uint64_t)op->imm);
+	}
+}
+
 static int x86_scan(struct audit_file *f, size_t shndx)
 {
 	const struct section *s = &f->secs[shndx];
@@ -206,6 +226,8 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 		uint64_t at = off;
 		off += insn->size;
 		unsigned id = insn->id;
+		if (!f->rel && !f->has_relocs)
+			code_refs(f, shndx, at, insn);
 		if (id != X86_INS_CALL && id != X86_INS_JMP && id != X86_INS_LCALL &&
 		    id != X86_INS_LJMP)
 			continue;

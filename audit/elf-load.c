@@ -254,6 +254,7 @@ void audit_close(struct audit_file *f)
 		free((char *)f->made_names[i].name);
 	free(f->made_names);
 	free(f->traps);
+	free(f->code_refs);
 	free(f->sites);
 	free(f->pre);
 	if (names_of == f) {

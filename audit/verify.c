@@ -38,6 +38,19 @@ static bool linker_stub(const char *name)
 	       !strcmp(name, ".iplt");
 }
 
+void audit_code_ref(struct audit_file *f, struct loc from, uint64_t addr)
+{
+	if (f->ncode_refs == f->code_refs_cap) {
+		f->code_refs_cap = f->code_refs_cap ? 2 * f->code_refs_cap : 256;
+		f->code_refs = realloc(f->code_refs, f->code_refs_cap * sizeof(*f->code_refs));
+		if (!f->code_refs) {
+			audit_error(f->path, "out of memory");
+			exit(2);
+		}
+	}
+	f->code_refs[f->ncode_refs++] = (struct code_ref){ from, addr };
+}
+
 void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len, bool call,
 		  const struct check *c, const char *spelling)
 {
@@ -142,6 +155,16 @@ static void find_taken(const struct audit_file *f, struct loc *taken)
 					taken[fn] = (struct loc){ i, o };
 			}
 		}
+	}
+	/* ... and addresses its code computes (the decoder's code_refs):
+	 * "lea f(%rip), %rdi" leaves no word and no relocation behind. */
+	for (size_t k = 0; k < f->ncode_refs; k++) {
+		struct loc to;
+		if (!audit_addr_loc(f, f->code_refs[k].addr, &to) || !f->secs[to.shndx].exec)
+			continue;
+		size_t fn = audit_func_starting(f, to);
+		if (fn != (size_t)-1 && !taken[fn].shndx)
+			taken[fn] = f->code_refs[k].from;
 	}
 }
 

@@ -16,4 +16,5 @@ AUDIT_TESTS = \
 	tests/audit/cross.sh \
 	tests/audit/hostile.sh
 TESTS += $(AUDIT_TESTS)
-EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c tests/audit/names.c
+EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c tests/audit/names.c \
+	tests/audit/taker.c

@@ -164,6 +164,26 @@ check "a check through %r10 is no check: the call is named" sh -c \
 	". '$A/lib.sh'; audited '$T/scratch.o' 1 && has_line '$T/scratch.o' \
 	 \"$T/scratch.o: .text+$(hex "$c10") <apply>: indirect call 'call r10' without a KCFI check\""
 
+# -- an address taken only by code, in a linked program -----------------------
+# A linked program keeps no relocation for "lea f(%rip)" (PIE) or "mov $f"
+# (non-PIE): the decoder reports what the code loads.  taken_plain has no
+# preamble (built without KCFI); the finding must name main's instruction,
+# whose offset in .text comes from objdump and readelf here.
+echo 'int taken_plain(int x) { return x + 1; }' > "$T/plain-fn.c"
+gcc -O2 -c -o "$T/plain-fn.o" "$T/plain-fn.c"
+for mode in pie nopie; do
+	case $mode in pie) fl="-fPIE -pie" pat='lea .*<taken_plain>' ;;
+	nopie) fl="-fno-pie -no-pie" pat='mov.*[$]0x[0-9a-f]+,' ;; esac
+	# shellcheck disable=SC2086
+	"$KCFI_GCC" -fsanitize=kcfi -O2 $fl -o "$T/taker-$mode" "$A/taker.c" "$T/plain-fn.o"
+	at=$(insn_in "$T/taker-$mode" main "$pat")
+	text=$(readelf -SW "$T/taker-$mode" | awk '$2 == ".text" { print $4 }')
+	fn=$(nm "$T/taker-$mode" | awk '$3 == "taken_plain" { print $1 }')
+	check "$mode: taken_plain's address taken by main's code, no preamble: named with the instruction" sh -c \
+		"[ -n '$at' ] && [ -n '$text' ] && . '$A/lib.sh' && audited '$T/taker-$mode' 1 &&
+		 grep -qx '$T/taker-$mode: .text+$(printf '0x%x' $((0x${fn:-0} - 0x${text:-0}))) <taken_plain>: address taken (.text+$(printf '0x%x' $((0x${at:-0} - 0x${text:-0})))) but no KCFI preamble' '$T/taker-$mode.audit'"
+done
+
 # -- usage and unreadable files ----------------------------------------------
 check "no such file: exit 2, the message names it" sh -c \
 	"'$AUDIT' '$T/none.o' 2>'$T/none.err'; [ \$? -eq 2 ] && grep -q '^kcfi-audit: $T/none.o: error: ' '$T/none.err'"
