@@ -74,6 +74,8 @@ char *kcfi_cache_dir(void)
 	if (xdg && *xdg == '/') {
 		if (asprintf(&dir, "%s/kcfi-gcc", xdg) < 0)
 			return NULL;
+		/* The base directory specification: create it if missing, 0700. */
+		mkdir(xdg, 0700);
 	} else if (home && *home == '/') {
 		if (asprintf(&dir, "%s/.cache/kcfi-gcc", home) < 0)
 			return NULL;

@@ -108,7 +108,15 @@ check "an entry with another key is not used" equal "asked=1 as=b1" "$(compile -
 rm "$T/b1/as"
 check "a removed as is not used" equal "asked=1 as=" "$(compile -B"$T/b1/")"
 
-# 8. No cache directory to write: the compile still works, asking each time.
+# 8. $XDG_CACHE_HOME missing: created (0700, as the base directory
+# specification asks), and the entry used.
+rm -rf "$XDG_CACHE_HOME"
+compile -B"$T/b2/" > /dev/null
+check "a missing XDG_CACHE_HOME is created, mode 0700" sh -c \
+	"[ -d '$XDG_CACHE_HOME/kcfi-gcc' ] && [ \$(stat -c %a '$XDG_CACHE_HOME') = 700 ]"
+check "and the entry made there is used" equal "asked=0 as=b2" "$(compile -B"$T/b2/")"
+
+# 9. No cache directory to write: the compile still works, asking each time.
 rm -rf "$XDG_CACHE_HOME"
 : > "$XDG_CACHE_HOME"
 export TMPDIR="$T/no-such-dir"
