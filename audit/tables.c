@@ -67,6 +67,10 @@ static int name_cmp(const void *a, const void *b)
 
 size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t n)
 {
+	if (!n) {		/* FOUND may be NULL: memcpy's source may not */
+		free(found);
+		return 0;
+	}
 	/* Ownership first, so that no string leaks whatever fails below. */
 	struct type_name *own = realloc(f->made_names, (f->nmade_names + n + 1) * sizeof(*own));
 	if (!own) {
