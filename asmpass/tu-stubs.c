@@ -47,7 +47,7 @@ void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
  * a shared library keeps one and every pointer to NAME within it is equal. */
 static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32_t id)
 {
-	if (!t->arch->emit_stub_jump)
+	if (!t->arch->emit_stub_jump || !t->arch->stub_align)
 		return fail(t, 0, "extern stubs are not implemented for %s", t->arch->name);
 	if (t->prefix_nops)
 		return fail(t, 0, "extern stubs cannot be combined with patchable prefix NOPs "
@@ -61,11 +61,11 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 	snprintf(sect, sizeof(sect), "%s", prefixed_symbol(t, ".text." KCFI_STUB_PREFIX, d->name));
 	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
-	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t16\n",
-	     sect, stub);
+	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t%u\n",
+	     sect, stub, t->arch->stub_align);
 	/* __cfi_ local: one per group copy, for people and disassemblers. */
 	struct kcfi_entry e = { .cfi_sym = cfi, .binding = NULL, .typed = true,
-				.id = id, .align = 16 };
+				.id = id, .align = t->arch->stub_align };
 	t->arch->emit_entry(&em, &e);
 	/* Weak: a definition of NAME in the program comes with a strong alias
 	 * of this name (emit_stub_alias), which wins. */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "asmpass/tu-state.h"
+#include "common/kcfi-targets.h"
 
 int fail(struct tu *t, size_t col, const char *fmt, ...)
 {
@@ -129,14 +130,14 @@ const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name)
 const char *dir_name(enum kcfi_dir k)
 {
 	static const char *const names[] = {
-		[KD_VERSION] = ".kcfi_version", [KD_TYPE] = ".kcfi_type",
-		[KD_FUNC] = ".kcfi_func", [KD_EXTERN] = ".kcfi_extern",
-		[KD_CALL] = ".kcfi_call", [KD_CALL_UNCHECKED] = ".kcfi_call_unchecked",
-		[KD_CALL_DIRECT] = ".kcfi_call_direct",
-		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
-		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
-		[KD_TYPEINFO] = ".kcfi_typeinfo", [KD_RESERVED] = ".kcfi_reserved",
-		[KD_STUB_ALIAS] = ".kcfi_stub_alias",
+		[KD_VERSION] = KCFI_DIR_VERSION, [KD_TYPE] = KCFI_DIR_TYPE,
+		[KD_FUNC] = KCFI_DIR_FUNC, [KD_EXTERN] = KCFI_DIR_EXTERN,
+		[KD_CALL] = KCFI_DIR_CALL, [KD_CALL_UNCHECKED] = KCFI_DIR_CALL_UNCHECKED,
+		[KD_CALL_DIRECT] = KCFI_DIR_CALL_DIRECT,
+		[KD_BRANCH_NOCALL] = KCFI_DIR_BRANCH_NOCALL,
+		[KD_REQUIRE_PLUGIN] = KCFI_DIR_REQUIRE_PLUGIN,
+		[KD_TYPEINFO] = KCFI_DIR_TYPEINFO, [KD_RESERVED] = KCFI_DIR_RESERVED,
+		[KD_STUB_ALIAS] = KCFI_DIR_STUB_ALIAS,
 	};
 	return names[k];
 }
