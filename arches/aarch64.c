@@ -238,6 +238,7 @@ const struct kcfi_arch arch_aarch64 = {
 	.emit_check = a64_emit_check,
 	.emit_entry = a64_emit_entry,
 	.emit_stub_jump = a64_emit_stub_jump,
+	.stub_align = 16,
 	.gpr = a64_gpr,
 	.gpr_name = a64_gpr_name,
 	.check_clobbers = a64_check_clobbers,

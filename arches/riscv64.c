@@ -416,6 +416,7 @@ const struct kcfi_arch arch_riscv64 = {
 	.emit_check = rv_emit_check,
 	.emit_entry = rv_emit_entry,
 	.emit_stub_jump = rv_emit_stub_jump,
+	.stub_align = 16,
 	.tu_start = rv_tu_start,
 	.observe = rv_observe,
 	.gpr = rv_gpr,

@@ -912,6 +912,7 @@ const struct kcfi_arch arch_x86_64 = {
 	.emit_check = x86_emit_check,
 	.emit_entry = x86_emit_entry,
 	.emit_stub_jump = x86_emit_stub_jump,
+	.stub_align = 16,
 	.gpr = x86_gpr,
 	.gpr_name = x86_gpr_name,
 	.check_clobbers = x86_check_clobbers,

@@ -133,6 +133,9 @@ struct kcfi_arch {
 	 * defines and a shared library uses (no canonical PLT entry: ld.so
 	 * then refuses the circular IFUNC, binutils' pr23169d/f). */
 	void (*emit_stub_jump)(struct emitter *e, const char *target, const char *label);
+	/* The extern stub's alignment in bytes (its section's .balign and
+	 * the preamble's placement before it); needed with emit_stub_jump. */
+	unsigned stub_align;
 	/* Optional: set up O->isa for a new TU from O->march. */
 	void (*tu_start)(struct kcfi_arch_opts *o);
 	/* Optional: a directive (NAME without its dot) that may change how the

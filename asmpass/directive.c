@@ -335,24 +335,26 @@ static int parse_reserved(struct cursor *c, struct kcfi_directive *d)
 	return expect_comma(c) || parse_string(c, &d->why, NULL, NULL);
 }
 
-#define DIRECTIVE(name, kind) { name, sizeof(name) - 1, kind }
+/* The names without KCFI_DIRECTIVE_PREFIX, which the parser has passed. */
+#define DIRECTIVE(name, kind) \
+	{ name + KCFI_DIRECTIVE_PREFIX_LEN, sizeof(name) - 1 - KCFI_DIRECTIVE_PREFIX_LEN, kind }
 static const struct {
 	const char *name;
 	size_t len;		/* compared first: most names differ in length */
 	enum kcfi_dir kind;
 } directives[] = {
-	DIRECTIVE("version", KD_VERSION),
-	DIRECTIVE("type", KD_TYPE),
-	DIRECTIVE("func", KD_FUNC),
-	DIRECTIVE("extern", KD_EXTERN),
-	DIRECTIVE("call", KD_CALL),
-	DIRECTIVE("call_unchecked", KD_CALL_UNCHECKED),
-	DIRECTIVE("call_direct", KD_CALL_DIRECT),
-	DIRECTIVE("branch_nocall", KD_BRANCH_NOCALL),
-	DIRECTIVE("require_plugin", KD_REQUIRE_PLUGIN),
-	DIRECTIVE("typeinfo", KD_TYPEINFO),
-	DIRECTIVE("reserved", KD_RESERVED),
-	DIRECTIVE("stub_alias", KD_STUB_ALIAS),
+	DIRECTIVE(KCFI_DIR_VERSION, KD_VERSION),
+	DIRECTIVE(KCFI_DIR_TYPE, KD_TYPE),
+	DIRECTIVE(KCFI_DIR_FUNC, KD_FUNC),
+	DIRECTIVE(KCFI_DIR_EXTERN, KD_EXTERN),
+	DIRECTIVE(KCFI_DIR_CALL, KD_CALL),
+	DIRECTIVE(KCFI_DIR_CALL_UNCHECKED, KD_CALL_UNCHECKED),
+	DIRECTIVE(KCFI_DIR_CALL_DIRECT, KD_CALL_DIRECT),
+	DIRECTIVE(KCFI_DIR_BRANCH_NOCALL, KD_BRANCH_NOCALL),
+	DIRECTIVE(KCFI_DIR_REQUIRE_PLUGIN, KD_REQUIRE_PLUGIN),
+	DIRECTIVE(KCFI_DIR_TYPEINFO, KD_TYPEINFO),
+	DIRECTIVE(KCFI_DIR_RESERVED, KD_RESERVED),
+	DIRECTIVE(KCFI_DIR_STUB_ALIAS, KD_STUB_ALIAS),
 };
 #undef DIRECTIVE
 enum { NDIRECTIVES = sizeof(directives) / sizeof(directives[0]) };
@@ -373,11 +375,12 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	struct cursor c = { line, line, line + len, NULL, 0 };
 	memset(d, 0, sizeof(*d));
 	skip_blanks(&c);
-	if ((size_t)(c.end - c.p) < 6 || memcmp(c.p, ".kcfi_", 6) != 0) {
+	if ((size_t)(c.end - c.p) < KCFI_DIRECTIVE_PREFIX_LEN ||
+	    memcmp(c.p, KCFI_DIRECTIVE_PREFIX, KCFI_DIRECTIVE_PREFIX_LEN) != 0) {
 		fail(&c, "not a kcfi directive");
 		goto out;
 	}
-	c.p += 6;
+	c.p += KCFI_DIRECTIVE_PREFIX_LEN;
 	struct slice word = { c.p, 0 };
 	const char *p = c.p;
 	while (p < c.end && is(*p, CC_WORD))
@@ -388,7 +391,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	if (i == NDIRECTIVES ||
 	    (c.p < c.end && !(*c.p == ' ' || *c.p == '\t' || *c.p == '\r' || *c.p == '\n' ||
 			      *c.p == ';' || *c.p == '#'))) {
-		c.p = word.p - 6;
+		c.p = word.p - KCFI_DIRECTIVE_PREFIX_LEN;
 		fail(&c, "unknown kcfi directive");
 		goto out;
 	}

@@ -20,6 +20,7 @@
 #include "asmpass/gas.h"
 #include "asmpass/sink.h"
 #include "asmpass/tu.h"
+#include "common/kcfi-targets.h"
 
 struct invocation {
 	struct kcfi_options opts;
@@ -254,7 +255,8 @@ static int mentions_kcfi(const char *path)
 		if (m == MAP_FAILED) {
 			found = 1;	/* cannot tell: take the careful path */
 		} else {
-			found = memmem(m, (size_t)st.st_size, ".kcfi_", 6) != NULL;
+			found = memmem(m, (size_t)st.st_size, KCFI_DIRECTIVE_PREFIX,
+				       KCFI_DIRECTIVE_PREFIX_LEN) != NULL;
 			munmap(m, (size_t)st.st_size);
 		}
 	} else if (!S_ISREG(st.st_mode)) {

@@ -10,7 +10,7 @@
 #include "asmpass/exempt.h"
 #include "asmpass/tu-state.h"
 
-bool lenient(const struct pending_call *c)
+bool tu_lenient(const struct pending_call *c)
 {
 	return c->kind == KD_CALL_DIRECT || c->kind == KD_BRANCH_NOCALL;
 }
@@ -21,16 +21,16 @@ bool lenient(const struct pending_call *c)
  * .byte 0x66; rex64; call *__tls_get_addr@GOTPCREL(%rip)). */
 enum { LENIENT_MAX = 4 };
 
-int on_lenient(struct tu *t, const struct stmt *s)
+int tu_on_lenient(struct tu *t, const struct stmt *s)
 {
 	if (++t->call.skipped <= LENIENT_MAX)
 		return 0;
-	return fail(t, 0, "%s (line %lu): no branch within %u statements (at '%.*s')",
-		    dir_name(t->call.kind), t->call.line, LENIENT_MAX,
+	return tu_fail(t, 0, "%s (line %lu): no branch within %u statements (at '%.*s')",
+		    tu_dir_name(t->call.kind), t->call.line, LENIENT_MAX,
 		    (int)s->text.n, s->text.p);
 }
 
-const char *class_name(enum insn_class c)
+const char *tu_class_name(enum insn_class c)
 {
 	switch (c) {
 	case INSN_CALL: return "a direct call";
@@ -42,7 +42,7 @@ const char *class_name(enum insn_class c)
 }
 
 /* Is S the only statement of LINE? A replaced branch takes its line with it. */
-bool alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s)
+bool tu_alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s)
 {
 	struct slice rest = { line, n };
 	struct stmt o;
@@ -60,8 +60,8 @@ static int pass_branch(struct tu *t, const char *line, size_t n)
 	if (!t->call_prefix.len)
 		return 0;
 	sink_printf(t->out, "\t%.*s\n", (int)t->call_prefix.len, t->call_prefix.data);
-	put(t, line, n);
-	resync(t, t->loc.line + 1);
+	tu_put(t, line, n);
+	tu_resync(t, t->loc.line + 1);
 	return 1;
 }
 
@@ -107,14 +107,14 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			len += (size_t)snprintf(regs + len, sizeof(regs) - len, "%s%s",
 						len ? ", " : "", t->arch->gpr_name(i));
 	bool in_func = t->func.name.len > 0;
-	return fail(t, 0, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
+	return tu_fail(t, 0, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
 		    "writes %s), %s", (int)text.n, text.p,
 		    in_func ? t->func.name.data : "this unit", in_func ? "()" : "",
 		    t->arch->gpr_name((unsigned)n), t->arch->name, regs, why);
 }
 
 /* Is a branch of class CLS what directive KIND may annotate? */
-bool kind_ok(enum kcfi_dir kind, enum insn_class cls)
+bool tu_kind_ok(enum kcfi_dir kind, enum insn_class cls)
 {
 	switch (kind) {
 	case KD_CALL_DIRECT:
@@ -129,18 +129,18 @@ bool kind_ok(enum kcfi_dir kind, enum insn_class cls)
 static int wrong_kind(struct tu *t, const struct pending_call *c, struct slice text,
 		      enum insn_class cls)
 {
-	return fail(t, 0, "%s (line %lu) must annotate %s, but '%.*s' is %s",
-		    dir_name(c->kind), c->line,
+	return tu_fail(t, 0, "%s (line %lu) must annotate %s, but '%.*s' is %s",
+		    tu_dir_name(c->kind), c->line,
 		    c->kind == KD_CALL_DIRECT ? "a call or jump" :
 		    c->kind == KD_BRANCH_NOCALL ? "an indirect jump" : "an indirect branch",
-		    (int)text.n, text.p, class_name(cls));
+		    (int)text.n, text.p, tu_class_name(cls));
 }
 
 /* What an annotated branch B (statement TEXT, on input LINE) becomes.
  * Returns 1 if it was replaced (emitted here), 0 if the line passes
  * unchanged, -1 on error.  SEQ: B stands for the multi-statement branch held
  * in t->seq.text, which this passes on itself when it stays (LINE unused). */
-int annotated(struct tu *t, const struct pending_call *c, struct slice text,
+int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	      const struct kcfi_branch *b, const char *line, size_t n, bool seq)
 {
 	bool pass = false;
@@ -175,7 +175,7 @@ int annotated(struct tu *t, const struct pending_call *c, struct slice text,
 		/* Only indirect branches are records: .kcfi_call_direct may
 		 * annotate a direct one. */
 		if (insn_is_indirect(b->cls))
-			exempt_branch(t, why);
+			tu_exempt_branch(t, why);
 	}
 	if (pass && seq) {
 		/* The held lines began this many lines before the current one. */
@@ -183,19 +183,19 @@ int annotated(struct tu *t, const struct pending_call *c, struct slice text,
 		for (const char *q = t->seq.text.data, *qe = q + t->seq.text.len;
 		     (q = memchr(q, '\n', (size_t)(qe - q))); q++)
 			lines++;
-		resync(t, t->loc.line + 1 - lines);
-		put(t, t->seq.text.data, t->seq.text.len);
+		tu_resync(t, t->loc.line + 1 - lines);
+		tu_put(t, t->seq.text.data, t->seq.text.len);
 		return 1;
 	}
 	if (pass && insn_is_indirect(b->cls) && !t->call_prefix.len)
-		resync(t, t->loc.line);
+		tu_resync(t, t->loc.line);
 	if (pass)
 		return pass_branch(t, line, n);
 	if (b->refuse)
-		return fail(t, 0, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
+		return tu_fail(t, 0, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
 			    "by KCFI: %s", (int)text.n, text.p, c->line, b->refuse);
 	if (t->arch->check_statements && c->reserve < t->arch->check_statements)
-		return fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
+		return tu_fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
 			    "needs %u: branch ranges computed by the compiler would be wrong",
 			    c->line, c->reserve, t->arch->name, t->arch->check_statements);
 	/* What the call needs kept as it is, for a backend that picks its
@@ -211,9 +211,9 @@ int annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	struct kcfi_site site = { .id = e->id, .prefix_nops = t->prefix_nops,
 				  .serial = t->serial++ };
 	if (t->arch->emit_check(&em, b, &site, &t->arch_opts))
-		return fail(t, 0, "%s", em.error);
+		return tu_fail(t, 0, "%s", em.error);
 	t->needs |= em.needs;
-	resync(t, t->loc.line + 1);
+	tu_resync(t, t->loc.line + 1);
 	t->stats.checks++;
 	return 1;
 }
@@ -225,45 +225,45 @@ static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *
 {
 	struct pending_call c = t->call;
 	t->call.active = false;
-	bool ok = kind_ok(c.kind, b->cls);
+	bool ok = tu_kind_ok(c.kind, b->cls);
 	if (!ok && (b->cls == INSN_CALL || b->cls == INSN_JUMP) && t->arch->seq_begin &&
 	    t->arch->seq_begin(b, s->text.p, s->text.n))
-		return begin_seq(t, &c, s, line, n);
+		return tu_begin_seq(t, &c, s, line, n);
 	/* A jump table's bounds check may sit inside its pattern, before the
 	 * table jump: arm Thumb-2 casesi is "cmp; bhi .Ldefault; tbb".  A
 	 * direct jump that begins no sequence is no branch .kcfi_branch_nocall
 	 * could mean: passed over like the cmp. */
 	if (!ok && c.kind == KD_BRANCH_NOCALL && b->cls == INSN_JUMP) {
 		t->call = c;
-		return on_lenient(t, s);
+		return tu_on_lenient(t, s);
 	}
 	if (!ok)
 		return wrong_kind(t, &c, s->text, b->cls);
 	bool checked = c.kind == KD_CALL && !typetab_get(&t->types, c.id)->unprototyped;
-	if (checked && !alone_on_line(t, line, n, s))
-		return fail(t, 0, "annotated branch '%.*s' shares its line with other statements",
+	if (checked && !tu_alone_on_line(t, line, n, s))
+		return tu_fail(t, 0, "annotated branch '%.*s' shares its line with other statements",
 			    (int)s->text.n, s->text.p);
-	return annotated(t, &c, s->text, b, line, n, false);
+	return tu_annotated(t, &c, s->text, b, line, n, false);
 }
 
-int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
+int tu_on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 {
 	if (!t->instrumented)
 		return 0;
 	if (t->func.active)
-		return entry_insn(t, s);
+		return tu_entry_insn(t, s);
 	struct kcfi_branch b;
 	t->arch->classify(s->text.p, s->text.n, &b);
 	t->prefix_line = b.cls == INSN_PREFIX && !t->call.active ? t->loc.line : 0;
 	if (t->call.active && b.cls == INSN_PREFIX) {
 		/* Hold it: the check goes between prefix and branch otherwise. */
-		if (!alone_on_line(t, line, n, s))
-			return fail(t, 0, "prefix '%.*s' shares its line with other statements",
+		if (!tu_alone_on_line(t, line, n, s))
+			return tu_fail(t, 0, "prefix '%.*s' shares its line with other statements",
 				    (int)s->text.n, s->text.p);
 		if (t->call_prefix.len)
 			buf_append(&t->call_prefix, " ", 1);
 		buf_append(&t->call_prefix, s->text.p, s->text.n);
-		put(t, "\n", 1);
+		tu_put(t, "\n", 1);
 		return 1;
 	}
 	if (t->call.active && t->call_prefix.len) {
@@ -281,28 +281,28 @@ int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		t->call_prefix.len = 0;
 		return r;
 	}
-	if (t->call.active && lenient(&t->call) && !insn_is_branch(b.cls))
-		return on_lenient(t, s);
+	if (t->call.active && tu_lenient(&t->call) && !insn_is_branch(b.cls))
+		return tu_on_lenient(t, s);
 	if (t->call.active)
 		return on_annotated(t, s, &b, line, n);
 	if (insn_is_indirect(b.cls) && t->in_tramp && !t->in_app) {
 		t->stats.trampoline++;
-		if (!alone_on_line(t, line, n, s))
+		if (!tu_alone_on_line(t, line, n, s))
 			return 0;	/* no label can go right before it */
-		exempt_branch(t, KCFI_EXEMPT_TRAMPOLINE);
-		resync(t, t->loc.line);
+		tu_exempt_branch(t, KCFI_EXEMPT_TRAMPOLINE);
+		tu_resync(t, t->loc.line);
 		return 0;
 	}
 	if (insn_is_indirect(b.cls) && !t->in_app && t->arch->profiler_call &&
 	    t->arch->profiler_call(line, n)) {
 		t->stats.direct++;
-		exempt_branch(t, KCFI_EXEMPT_DIRECT);
-		resync(t, t->loc.line);
+		tu_exempt_branch(t, KCFI_EXEMPT_DIRECT);
+		tu_resync(t, t->loc.line);
 		return 0;
 	}
 	if (insn_is_indirect(b.cls) && !t->in_app)
-		return fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
-			    "a branch the plugin did not see", class_name(b.cls),
+		return tu_fail(t, 0, "%s '%.*s' without a kcfi annotation: the compiler emitted "
+			    "a branch the plugin did not see", tu_class_name(b.cls),
 			    (int)s->text.n, s->text.p);
 	return 0;
 }

@@ -15,7 +15,7 @@
  * thousands and never needs them. */
 enum { EARLY_MAX = 16384 };
 
-void record_early(struct tu *t, const struct stmt *s)
+void tu_record_early(struct tu *t, const struct stmt *s)
 {
 	if (t->early.len + s->text.n + 1 > EARLY_MAX)
 		return;
@@ -42,22 +42,22 @@ static void replay_early(struct tu *t)
 static int on_version(struct tu *t, const struct kcfi_directive *d)
 {
 	if (t->instrumented)
-		return fail(t, 0, "duplicate .kcfi_version");
+		return tu_fail(t, 0, "duplicate .kcfi_version");
 	char triple[128];
 	size_t n = d->triple.n < sizeof(triple) - 1 ? d->triple.n : sizeof(triple) - 1;
 	memcpy(triple, d->triple.p, n);
 	triple[n] = '\0';
 	t->arch = arch_for_triple(triple, d->ptr_bits, t->opts.x86_mode);
 	if (!t->arch && t->opts.x86_mode && !strcmp(t->opts.x86_mode, "--x32"))
-		return fail(t, 0, "no KCFI backend for x32 (--x32, gcc -mx32): build this file "
+		return tu_fail(t, 0, "no KCFI backend for x32 (--x32, gcc -mx32): build this file "
 			    "without -fsanitize=kcfi, or for i386 (-m32) or x86_64 (-m64)");
 	if (!t->arch)
-		return fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers%s%s",
+		return tu_fail(t, 0, "no KCFI backend for target \"%s\" with %u-bit pointers%s%s",
 			    triple, d->ptr_bits, t->opts.x86_mode ? " under " : "",
 			    t->opts.x86_mode ? t->opts.x86_mode : "");
 	for (unsigned i = 0; i < 32 && arch_nth(i); i++)
 		if (arch_nth(i) == t->arch && (t->foreign_syntax >> i & 1))
-			return fail(t, 0, "%s", t->arch->syntax_refusal);
+			return tu_fail(t, 0, "%s", t->arch->syntax_refusal);
 	t->instrumented = true;
 	t->prefix_nops = d->prefix;
 	t->arch_opts.cs_prefix = t->opts.cs_prefix;
@@ -95,7 +95,7 @@ static int on_type(struct tu *t, const struct kcfi_directive *d)
 	int rc = typetab_define(&t->types, d->id, text.p, text.n, t->loc.line, &t->type_opts, &err);
 	free(heap);
 	if (rc)
-		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+		return tu_fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	return 0;
 }
 
@@ -112,7 +112,7 @@ static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
 	int rc = kcfi_typeid_of_type(text.p, text.n, &t->type_opts, &r, &err);
 	free(heap);
 	if (rc)
-		return fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+		return tu_fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
 	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
 	sink_printf(t->out, "\t.pushsection\t.rodata\n\t.balign\t4\n%.*s:\n\t.long\t%u\n"
 		    "\t.string\t\"%s\"\n\t.popsection\n",
@@ -121,11 +121,11 @@ static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
 	return 1;
 }
 
-const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d)
+const struct type_entry *tu_need_type(struct tu *t, const struct kcfi_directive *d)
 {
 	const struct type_entry *e = typetab_get(&t->types, d->id);
 	if (!e)
-		fail(t, 0, "%s refers to type %u, which no .kcfi_type defined", dir_name(d->kind), d->id);
+		tu_fail(t, 0, "%s refers to type %u, which no .kcfi_type defined", tu_dir_name(d->kind), d->id);
 	else
 		typetab_use(&t->types, d->id);	/* its name goes into the object */
 	return e;
@@ -137,9 +137,9 @@ const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d)
 static int on_reserved(struct tu *t, const struct kcfi_directive *d)
 {
 	if (t->code_seen)
-		return fail(t, 0, ".kcfi_reserved after the first .kcfi_func or .kcfi_call: "
+		return tu_fail(t, 0, ".kcfi_reserved after the first .kcfi_func or .kcfi_call: "
 			    "the checks before it could not take it into account");
-	struct slice reg = unquoted(d->name);
+	struct slice reg = tu_unquoted(d->name);
 	int n = t->arch->gpr(reg.p, reg.n);
 	if (n < 0 || (t->reserved >> n & 1))
 		return 0;
@@ -155,22 +155,22 @@ static int on_reserved(struct tu *t, const struct kcfi_directive *d)
 
 static int on_call(struct tu *t, const struct kcfi_directive *d)
 {
-	if (d->kind == KD_CALL && !need_type(t, d))
+	if (d->kind == KD_CALL && !tu_need_type(t, d))
 		return -1;
 	int chain = -1;
 	if (d->chain.n) {
-		struct slice reg = unquoted(d->chain);
+		struct slice reg = tu_unquoted(d->chain);
 		chain = t->arch->gpr(reg.p, reg.n);
 		if (chain < 0)
-			return fail(t, 0, ".kcfi_call: the static chain register '%.*s' is no "
+			return tu_fail(t, 0, ".kcfi_call: the static chain register '%.*s' is no "
 				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
 	}
 	uint64_t args = 0;
 	for (unsigned i = 0; i < d->nargs; i++) {
-		struct slice reg = unquoted(d->args[i]);
+		struct slice reg = tu_unquoted(d->args[i]);
 		int n = t->arch->gpr(reg.p, reg.n);
 		if (n < 0)
-			return fail(t, 0, ".kcfi_call: the argument register '%.*s' is no "
+			return tu_fail(t, 0, ".kcfi_call: the argument register '%.*s' is no "
 				    "general register of %s", (int)reg.n, reg.p, t->arch->name);
 		args |= UINT64_C(1) << n;
 	}
@@ -183,24 +183,24 @@ static int on_call(struct tu *t, const struct kcfi_directive *d)
 	return 0;
 }
 
-int kcfi_line(struct tu *t, const char *p, size_t n)
+int tu_kcfi_line(struct tu *t, const char *p, size_t n)
 {
 	struct kcfi_directive d;
 	const char *msg;
 	size_t col;
 	if (kcfi_directive_parse(p, n, &d, &msg, &col))
-		return fail(t, col, "%s", msg);
+		return tu_fail(t, col, "%s", msg);
 	if (d.kind != KD_VERSION && d.kind != KD_REQUIRE_PLUGIN && !t->instrumented)
-		return fail(t, 0, "%s before .kcfi_version", dir_name(d.kind));
+		return tu_fail(t, 0, "%s before .kcfi_version", tu_dir_name(d.kind));
 	if (t->call.active)
-		return fail(t, 0, "%s between %s (line %lu) and the branch it annotates",
-			    dir_name(d.kind), dir_name(t->call.kind), t->call.line);
+		return tu_fail(t, 0, "%s between %s (line %lu) and the branch it annotates",
+			    tu_dir_name(d.kind), tu_dir_name(t->call.kind), t->call.line);
 	if (t->prefix_line && (d.kind == KD_FUNC || d.kind == KD_CALL || d.kind == KD_CALL_UNCHECKED ||
 			       d.kind == KD_CALL_DIRECT || d.kind == KD_BRANCH_NOCALL))
-		return fail(t, 0, "%s after the prefix at line %lu: the assembler would apply the "
+		return tu_fail(t, 0, "%s after the prefix at line %lu: the assembler would apply the "
 			    "prefix to the code kcfi-as puts here, not to what the prefix was "
 			    "written for; put it on the line of its instruction",
-			    dir_name(d.kind), t->prefix_line);
+			    tu_dir_name(d.kind), t->prefix_line);
 
 	int rc = 0;
 	switch (d.kind) {
@@ -208,7 +208,7 @@ int kcfi_line(struct tu *t, const char *p, size_t n)
 		rc = on_version(t, &d);
 		if (!rc) {
 			/* Name the input for the assembler's own messages. */
-			resync(t, t->loc.line + 1);
+			tu_resync(t, t->loc.line + 1);
 			return 0;
 		}
 		break;
@@ -216,10 +216,10 @@ int kcfi_line(struct tu *t, const char *p, size_t n)
 		rc = on_type(t, &d);
 		break;
 	case KD_FUNC:
-		rc = on_func(t, &d);
+		rc = tu_on_func(t, &d);
 		break;
 	case KD_EXTERN:
-		rc = on_extern(t, &d);
+		rc = tu_on_extern(t, &d);
 		break;
 	case KD_CALL:
 	case KD_CALL_UNCHECKED:
@@ -235,7 +235,7 @@ int kcfi_line(struct tu *t, const char *p, size_t n)
 		break;
 	case KD_STUB_ALIAS:
 		/* A public alias the unit defines: as for its functions. */
-		emit_stub_alias(t, d.name, d.name, d.weak ? ".weak" : ".globl");
+		tu_emit_stub_alias(t, d.name, d.name, d.weak ? ".weak" : ".globl");
 		rc = 1;
 		break;
 	case KD_REQUIRE_PLUGIN:
@@ -248,9 +248,9 @@ int kcfi_line(struct tu *t, const char *p, size_t n)
 		return -1;
 	if (rc > 0) {
 		/* The handler wrote lines of its own: renumber what follows. */
-		resync(t, t->loc.line + 1);
+		tu_resync(t, t->loc.line + 1);
 		return 0;
 	}
-	put(t, "\n", 1);
+	tu_put(t, "\n", 1);
 	return 0;
 }

@@ -8,12 +8,12 @@
 
 #include "asmpass/tu-state.h"
 
-int on_func(struct tu *t, const struct kcfi_directive *d)
+int tu_on_func(struct tu *t, const struct kcfi_directive *d)
 {
 	if (t->func.active)
-		return fail(t, 0, ".kcfi_func %s (line %lu) was not followed by its definition",
+		return tu_fail(t, 0, ".kcfi_func %s (line %lu) was not followed by its definition",
 			    t->func.name.data, t->func.line);
-	if (d->has_id && !need_type(t, d))
+	if (d->has_id && !tu_need_type(t, d))
 		return -1;
 	struct pending_func *f = &t->func;
 	f->name.len = 0;
@@ -47,7 +47,7 @@ static void insert_entry(void *p)
 	struct emitter em = { .sink = c->t->out, .section = &c->t->sec.cur,
 			      .trap_word = c->t->arch->trap_word };
 	c->t->arch->emit_entry(&em, c->e);
-	resync(c->t, c->resume_line);
+	tu_resync(c->t, c->resume_line);
 }
 
 /* The label of the pending function: release what was held back, with the
@@ -57,12 +57,12 @@ static int finish_entry(struct tu *t)
 	struct pending_func *f = &t->func;
 	unsigned nops = f->prefix_seen ? f->nops : 0;
 	if (nops != t->prefix_nops)
-		return fail(t, 0, "%s has %u patchable prefix NOPs, but callers in this "
+		return tu_fail(t, 0, "%s has %u patchable prefix NOPs, but callers in this "
 			    "translation unit assume %u (-fpatchable-function-entry)",
 			    f->name.data, nops, t->prefix_nops);
 	struct slice name = { f->name.data, f->name.len - 1 };
 	struct kcfi_entry e = {
-		.cfi_sym = prefixed_symbol(t, "__cfi_", name),
+		.cfi_sym = tu_prefixed_symbol(t, "__cfi_", name),
 		.binding = f->binding,
 		.typed = f->typed,
 		.id = f->id,
@@ -73,7 +73,7 @@ static int finish_entry(struct tu *t)
 	size_t at = f->prefix_seen ? f->prefix_off : sink_held_len(t->out);
 	sink_release(t->out, at, insert_entry, &c);
 	if (f->stub_alias && f->binding)
-		emit_stub_alias(t, name, name, f->binding);
+		tu_emit_stub_alias(t, name, name, f->binding);
 	if (f->typed)
 		t->stats.preambles++;
 	else
@@ -84,10 +84,10 @@ static int finish_entry(struct tu *t)
 
 /* A label while the function is pending: its own ends the wait, GCC's
  * .LPFE label says where the patchable prefix NOPs begin. */
-int entry_label(struct tu *t, struct stmt *s)
+int tu_entry_label(struct tu *t, struct stmt *s)
 {
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
-	if (same_symbol(s->name, fname))
+	if (tu_same_symbol(s->name, fname))
 		return finish_entry(t);
 	if (!t->func.prefix_seen && slice_starts(s->name, ".LPFE")) {
 		t->func.prefix_seen = true;
@@ -99,14 +99,14 @@ int entry_label(struct tu *t, struct stmt *s)
 
 /* An instruction while the function is pending: only the prefix NOPs may
  * come before its label, a preamble cannot go in front of anything else. */
-int entry_insn(struct tu *t, struct stmt *s)
+int tu_entry_insn(struct tu *t, struct stmt *s)
 {
 	struct slice w = s->text;
 	if (t->func.prefix_seen && slice_eq(w, t->arch->nop)) {
 		t->func.nops++;
 		return 0;
 	}
-	return fail(t, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
+	return tu_fail(t, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
 		    (int)s->text.n, s->text.p, t->func.name.data, t->func.line);
 }
 
@@ -121,7 +121,7 @@ static unsigned parse_align(const struct tu *t, struct stmt *s)
 
 /* A directive while the function is pending: the preamble needs the
  * function's alignment and binding. */
-void entry_directive(struct tu *t, struct stmt *s)
+void tu_entry_directive(struct tu *t, struct stmt *s)
 {
 	if (dir_is(s, "p2align") || dir_is(s, "balign") || dir_is(s, "align")) {
 		unsigned a = parse_align(t, s);
@@ -129,7 +129,7 @@ void entry_directive(struct tu *t, struct stmt *s)
 			t->func.align = a;
 	} else if (dir_is(s, "globl") || dir_is(s, "global") || dir_is(s, "weak")) {
 		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
-		if (same_symbol(s->args, fname))
+		if (tu_same_symbol(s->args, fname))
 			t->func.binding = dir_is(s, "weak") ? ".weak" : ".globl";
 	}
 }

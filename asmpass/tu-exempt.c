@@ -22,7 +22,7 @@ static void exempt_words(struct tu *t, struct slice start, unsigned end, unsigne
 		    w, (int)start.n, start.p, hi, end, hi, r, hi);
 }
 
-void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
+void tu_exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
 {
 	char label[32];
 	int n = snprintf(label, sizeof(label), ".Lkcfi_exempt%u", start);
@@ -31,11 +31,11 @@ void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_
 
 /* A label right before the branch on the next line, and its record: the
  * branch stays unchecked on purpose, for reason R. */
-void exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
+void tu_exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
 {
 	unsigned n = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
-	exempt_record(t, n, n, r);
+	tu_exempt_record(t, n, n, r);
 	t->stats.exempt_records++;
 }
 
@@ -44,7 +44,7 @@ void exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
  * kcfi-audit tells an unchecked branch in such code (a lost check) from
  * one in code no instrumented unit produced (hand-written assembly, units
  * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
-void function_range(struct tu *t, struct slice args)
+void tu_function_range(struct tu *t, struct slice args)
 {
 	const char *comma = memchr(args.p, ',', args.n);
 	if (!comma)
@@ -60,7 +60,7 @@ void function_range(struct tu *t, struct slice args)
 	unsigned n = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
 	exempt_words(t, name, n, KCFI_RANGE_INSTRUMENTED);
-	resync(t, t->loc.line);
+	tu_resync(t, t->loc.line);
 }
 
 /* The section an #APP block starts in, as one string (name NUL group). */
@@ -83,7 +83,7 @@ static size_t section_key(const struct section *s, char *buf, size_t size)
  * exempt, as with Clang; the range says where such branches may be.
  * Branches the block puts into other sections (.pushsection) are outside
  * the range, and kcfi-audit reports them. */
-void app_begin(struct tu *t)
+void tu_app_begin(struct tu *t)
 {
 	t->app_section_len = 0;
 	if (!t->instrumented || !t->sec.cur.name)
@@ -93,13 +93,13 @@ void app_begin(struct tu *t)
 		return;
 	t->app_serial = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n", t->app_serial);
-	resync(t, t->loc.line + 1);
+	tu_resync(t, t->loc.line + 1);
 }
 
 /* Before its #NO_APP line: the end label and the record, if the block
  * held code (the plugin's own blocks hold nothing) and ends in the section
  * it began in. */
-void app_end(struct tu *t)
+void tu_app_end(struct tu *t)
 {
 	char key[sizeof(t->app_section)];
 	if (!t->app_section_len || !t->sec.cur.name)
@@ -112,7 +112,7 @@ void app_end(struct tu *t)
 		return;
 	unsigned end = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n", end);
-	exempt_record(t, t->app_serial, end, KCFI_EXEMPT_INLINE_ASM);
+	tu_exempt_record(t, t->app_serial, end, KCFI_EXEMPT_INLINE_ASM);
 	t->stats.exempt_records++;
-	resync(t, t->loc.line);
+	tu_resync(t, t->loc.line);
 }

@@ -27,7 +27,7 @@ struct pending_call {
 	uint64_t args;		/* gpr() mask of the registers carrying arguments */
 	unsigned reserve;
 	unsigned long line;
-	unsigned skipped;	/* statements passed over (see on_lenient) */
+	unsigned skipped;	/* statements passed over (see tu_on_lenient) */
 };
 
 struct pending_func {
@@ -53,7 +53,7 @@ struct tu {
 	bool in_app;
 	/* The #APP block being read: its start label's serial and the section
 	 * it began in (name, NUL, group), for its .debug_kcfi_exempt range.  Empty
-	 * when the block is not recorded (see app_begin()). */
+	 * when the block is not recorded (see tu_app_begin()). */
 	bool app_started;		/* its first line of code was seen */
 	unsigned app_serial;
 	char app_section[256];
@@ -117,51 +117,51 @@ static inline bool dir_is(const struct stmt *s, const char *name)
 }
 
 /* tu.c */
-int fail(struct tu *t, size_t col, const char *fmt, ...)
+int tu_fail(struct tu *t, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void put(struct tu *t, const char *p, size_t n);
-void resync(struct tu *t, unsigned long n);
-struct slice unquoted(struct slice s);
-bool same_symbol(struct slice a, struct slice b);
-const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name);
-const char *dir_name(enum kcfi_dir k);
+void tu_put(struct tu *t, const char *p, size_t n);
+void tu_resync(struct tu *t, unsigned long n);
+struct slice tu_unquoted(struct slice s);
+bool tu_same_symbol(struct slice a, struct slice b);
+const char *tu_prefixed_symbol(struct tu *t, const char *prefix, struct slice name);
+const char *tu_dir_name(enum kcfi_dir k);
 
 /* tu-exempt.c */
-void exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r);
-void exempt_branch(struct tu *t, enum kcfi_exempt_reason r);
-void function_range(struct tu *t, struct slice args);
-void app_begin(struct tu *t);
-void app_end(struct tu *t);
+void tu_exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r);
+void tu_exempt_branch(struct tu *t, enum kcfi_exempt_reason r);
+void tu_function_range(struct tu *t, struct slice args);
+void tu_app_begin(struct tu *t);
+void tu_app_end(struct tu *t);
 
 /* tu-directives.c */
-void record_early(struct tu *t, const struct stmt *s);
-const struct type_entry *need_type(struct tu *t, const struct kcfi_directive *d);
-int kcfi_line(struct tu *t, const char *p, size_t n);
+void tu_record_early(struct tu *t, const struct stmt *s);
+const struct type_entry *tu_need_type(struct tu *t, const struct kcfi_directive *d);
+int tu_kcfi_line(struct tu *t, const char *p, size_t n);
 
 /* tu-stubs.c */
-void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
+void tu_emit_stub_alias(struct tu *t, struct slice name, struct slice target,
 		     const char *binding);
-int on_extern(struct tu *t, const struct kcfi_directive *d);
+int tu_on_extern(struct tu *t, const struct kcfi_directive *d);
 
 /* tu-entry.c */
-int on_func(struct tu *t, const struct kcfi_directive *d);
-int entry_label(struct tu *t, struct stmt *s);
-int entry_insn(struct tu *t, struct stmt *s);
-void entry_directive(struct tu *t, struct stmt *s);
+int tu_on_func(struct tu *t, const struct kcfi_directive *d);
+int tu_entry_label(struct tu *t, struct stmt *s);
+int tu_entry_insn(struct tu *t, struct stmt *s);
+void tu_entry_directive(struct tu *t, struct stmt *s);
 
 /* tu-callsite.c */
-bool lenient(const struct pending_call *c);
-int on_lenient(struct tu *t, const struct stmt *s);
-const char *class_name(enum insn_class c);
-bool alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s);
-bool kind_ok(enum kcfi_dir kind, enum insn_class cls);
-int annotated(struct tu *t, const struct pending_call *c, struct slice text,
+bool tu_lenient(const struct pending_call *c);
+int tu_on_lenient(struct tu *t, const struct stmt *s);
+const char *tu_class_name(enum insn_class c);
+bool tu_alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s);
+bool tu_kind_ok(enum kcfi_dir kind, enum insn_class cls);
+int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	      const struct kcfi_branch *b, const char *line, size_t n, bool seq);
-int on_insn(struct tu *t, struct stmt *s, const char *line, size_t n);
+int tu_on_insn(struct tu *t, struct stmt *s, const char *line, size_t n);
 
 /* tu-seq.c */
-int begin_seq(struct tu *t, const struct pending_call *c, struct stmt *s,
+int tu_begin_seq(struct tu *t, const struct pending_call *c, struct stmt *s,
 	      const char *line, size_t n);
-int seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n);
+int tu_seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n);
 
 #endif

@@ -29,16 +29,16 @@ static bool clang_allows_typeid_name(struct slice s)
  * their place at link time, and every pointer to NAME in the program is
  * NAME itself (doc/extern-stubs.md).  TARGET is NAME, or the function
  * defined here as NAME's default version (symver.c). */
-void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
+void tu_emit_stub_alias(struct tu *t, struct slice name, struct slice target,
 		     const char *binding)
 {
 	char alias[512];
-	snprintf(alias, sizeof(alias), "%s", prefixed_symbol(t, KCFI_STUB_PREFIX, name));
+	snprintf(alias, sizeof(alias), "%s", tu_prefixed_symbol(t, KCFI_STUB_PREFIX, name));
 	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 			      .trap_word = t->arch->trap_word };
 	emit(&em, "\t%s\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n\t.set\t%s, %.*s\n",
 	     binding, alias, alias, alias, alias, (int)target.n, target.p);
-	resync(t, t->loc.line);
+	tu_resync(t, t->loc.line);
 }
 
 /* .kcfi_extern NAME, ID, stub: __kcfi_stub_NAME, which the unit uses in
@@ -47,28 +47,28 @@ void emit_stub_alias(struct tu *t, struct slice name, struct slice target,
  * a shared library keeps one and every pointer to NAME within it is equal. */
 static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32_t id)
 {
-	if (!t->arch->emit_stub_jump)
-		return fail(t, 0, "extern stubs are not implemented for %s", t->arch->name);
+	if (!t->arch->emit_stub_jump || !t->arch->stub_align)
+		return tu_fail(t, 0, "extern stubs are not implemented for %s", t->arch->name);
 	if (t->prefix_nops)
-		return fail(t, 0, "extern stubs cannot be combined with patchable prefix NOPs "
+		return tu_fail(t, 0, "extern stubs cannot be combined with patchable prefix NOPs "
 			    "(-fpatchable-function-entry=N,M with M > 0)");
 	char stub[512], cfi[512], sect[512];
-	size_t n = unquoted(d->name).n;
+	size_t n = tu_unquoted(d->name).n;
 	if (n > sizeof(stub) - 32)
-		return fail(t, 0, "symbol name too long for an extern stub");
-	snprintf(stub, sizeof(stub), "%s", prefixed_symbol(t, KCFI_STUB_PREFIX, d->name));
-	snprintf(cfi, sizeof(cfi), "%s", prefixed_symbol(t, "__cfi_" KCFI_STUB_PREFIX, d->name));
-	snprintf(sect, sizeof(sect), "%s", prefixed_symbol(t, ".text." KCFI_STUB_PREFIX, d->name));
+		return tu_fail(t, 0, "symbol name too long for an extern stub");
+	snprintf(stub, sizeof(stub), "%s", tu_prefixed_symbol(t, KCFI_STUB_PREFIX, d->name));
+	snprintf(cfi, sizeof(cfi), "%s", tu_prefixed_symbol(t, "__cfi_" KCFI_STUB_PREFIX, d->name));
+	snprintf(sect, sizeof(sect), "%s", tu_prefixed_symbol(t, ".text." KCFI_STUB_PREFIX, d->name));
 	struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
-	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t16\n",
-	     sect, stub);
+	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t%u\n",
+	     sect, stub, t->arch->stub_align);
 	/* __cfi_ local: one per group copy, for people and disassemblers. */
 	struct kcfi_entry e = { .cfi_sym = cfi, .binding = NULL, .typed = true,
-				.id = id, .align = 16 };
+				.id = id, .align = t->arch->stub_align };
 	t->arch->emit_entry(&em, &e);
 	/* Weak: a definition of NAME in the program comes with a strong alias
-	 * of this name (emit_stub_alias), which wins. */
+	 * of this name (tu_emit_stub_alias), which wins. */
 	emit(&em, "\t.weak\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
 	     stub, stub, stub, stub);
 	if (t->cfi)
@@ -79,7 +79,7 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 	char label[32];
 	snprintf(label, sizeof(label), ".Lkcfi_exempt%u", jump);
 	t->arch->emit_stub_jump(&em, target, label);
-	exempt_record(t, jump, jump, KCFI_EXEMPT_EXTERN_STUB);
+	tu_exempt_record(t, jump, jump, KCFI_EXEMPT_EXTERN_STUB);
 	t->stats.exempt_records++;
 	if (t->cfi)
 		emit(&em, "\t.cfi_endproc\n");
@@ -88,16 +88,16 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 	return 0;
 }
 
-int on_extern(struct tu *t, const struct kcfi_directive *d)
+int tu_on_extern(struct tu *t, const struct kcfi_directive *d)
 {
-	const struct type_entry *e = need_type(t, d);
+	const struct type_entry *e = tu_need_type(t, d);
 	if (!e)
 		return -1;
 	/* Defined here as its default version (.symver): an alias, no stub. */
 	const char *local = d->stub && t->symvers.n ?
 		symver_local_for(&t->symvers, d->name, e->id) : NULL;
 	if (local)
-		emit_stub_alias(t, d->name, (struct slice){ local, strlen(local) }, ".globl");
+		tu_emit_stub_alias(t, d->name, (struct slice){ local, strlen(local) }, ".globl");
 	else if (d->stub && emit_extern_stub(t, d, e->id))
 		return -1;
 	if (!clang_allows_typeid_name(d->name)) {

@@ -20,8 +20,9 @@
 #include <string.h>
 
 #include "asmpass/tu-state.h"
+#include "common/kcfi-targets.h"
 
-int fail(struct tu *t, size_t col, const char *fmt, ...)
+int tu_fail(struct tu *t, size_t col, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -77,13 +78,13 @@ const struct tu_stats *tu_stats(struct tu *t)
 	return &t->stats;
 }
 
-void put(struct tu *t, const char *p, size_t n)
+void tu_put(struct tu *t, const char *p, size_t n)
 {
 	sink_write(t->out, p, n);
 }
 
 /* The next input line is line N again, whatever we inserted. */
-void resync(struct tu *t, unsigned long n)
+void tu_resync(struct tu *t, unsigned long n)
 {
 	if (t->opts.no_line_markers)
 		return;
@@ -96,25 +97,25 @@ void resync(struct tu *t, unsigned long n)
 }
 
 /* Strip the quotes a symbol may be written with. */
-struct slice unquoted(struct slice s)
+struct slice tu_unquoted(struct slice s)
 {
 	if (s.n >= 2 && s.p[0] == '"' && s.p[s.n - 1] == '"')
 		return (struct slice){ s.p + 1, s.n - 2 };
 	return s;
 }
 
-bool same_symbol(struct slice a, struct slice b)
+bool tu_same_symbol(struct slice a, struct slice b)
 {
-	a = unquoted(a);
-	b = unquoted(b);
+	a = tu_unquoted(a);
+	b = tu_unquoted(b);
 	return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
 }
 
 /* PREFIX + NAME as a symbol, quoted if NAME had to be; kept in t->scratch. */
-const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name)
+const char *tu_prefixed_symbol(struct tu *t, const char *prefix, struct slice name)
 {
 	bool quoted = name.n >= 2 && name.p[0] == '"';
-	struct slice bare = unquoted(name);
+	struct slice bare = tu_unquoted(name);
 	t->scratch.len = 0;
 	if (quoted)
 		buf_append(&t->scratch, "\"", 1);
@@ -126,17 +127,17 @@ const char *prefixed_symbol(struct tu *t, const char *prefix, struct slice name)
 	return t->scratch.data;
 }
 
-const char *dir_name(enum kcfi_dir k)
+const char *tu_dir_name(enum kcfi_dir k)
 {
 	static const char *const names[] = {
-		[KD_VERSION] = ".kcfi_version", [KD_TYPE] = ".kcfi_type",
-		[KD_FUNC] = ".kcfi_func", [KD_EXTERN] = ".kcfi_extern",
-		[KD_CALL] = ".kcfi_call", [KD_CALL_UNCHECKED] = ".kcfi_call_unchecked",
-		[KD_CALL_DIRECT] = ".kcfi_call_direct",
-		[KD_BRANCH_NOCALL] = ".kcfi_branch_nocall",
-		[KD_REQUIRE_PLUGIN] = ".kcfi_require_plugin",
-		[KD_TYPEINFO] = ".kcfi_typeinfo", [KD_RESERVED] = ".kcfi_reserved",
-		[KD_STUB_ALIAS] = ".kcfi_stub_alias",
+		[KD_VERSION] = KCFI_DIR_VERSION, [KD_TYPE] = KCFI_DIR_TYPE,
+		[KD_FUNC] = KCFI_DIR_FUNC, [KD_EXTERN] = KCFI_DIR_EXTERN,
+		[KD_CALL] = KCFI_DIR_CALL, [KD_CALL_UNCHECKED] = KCFI_DIR_CALL_UNCHECKED,
+		[KD_CALL_DIRECT] = KCFI_DIR_CALL_DIRECT,
+		[KD_BRANCH_NOCALL] = KCFI_DIR_BRANCH_NOCALL,
+		[KD_REQUIRE_PLUGIN] = KCFI_DIR_REQUIRE_PLUGIN,
+		[KD_TYPEINFO] = KCFI_DIR_TYPEINFO, [KD_RESERVED] = KCFI_DIR_RESERVED,
+		[KD_STUB_ALIAS] = KCFI_DIR_STUB_ALIAS,
 	};
 	return names[k];
 }
@@ -164,14 +165,14 @@ static int on_label(struct tu *t, struct stmt *s)
 {
 	t->prefix_line = 0;	/* a label ends a prefix (it stands alone) */
 	if (t->call.active)
-		return fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
-			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+		return tu_fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
+			    (int)s->name.n, s->name.p, tu_dir_name(t->call.kind), t->call.line);
 	/* GCC prints the template of its nested-function trampolines (aarch64:
 	 * "br x17") as text under .LTRAMPn.  It is data, copied to the stack
 	 * and entered only through a call, which is checked: its branch needs
 	 * no annotation.  The next label ends it. */
 	t->in_tramp = is_trampoline_label(s->name);
-	return t->func.active ? entry_label(t, s) : 0;
+	return t->func.active ? tu_entry_label(t, s) : 0;
 }
 
 /* GCC prints a syntax switch (x86 -masm=intel) before the plugin's first
@@ -182,7 +183,7 @@ static int on_syntax(struct tu *t, const struct stmt *s)
 	if (t->instrumented) {
 		if (t->arch->syntax_directive &&
 		    t->arch->syntax_directive(s->name.p, s->name.n) > 0)
-			return fail(t, 0, "%s", t->arch->syntax_refusal);
+			return tu_fail(t, 0, "%s", t->arch->syntax_refusal);
 		return 0;
 	}
 	const struct kcfi_arch *a;
@@ -204,24 +205,24 @@ static int on_directive(struct tu *t, struct stmt *s)
 		/* Directives GCC prints inside a call pattern, as the backend
 		 * knows them (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall).
 		 * Other data could be an instruction of its own. */
-		if (lenient(&t->call) && t->arch->lenient_directive &&
+		if (tu_lenient(&t->call) && t->arch->lenient_directive &&
 		    t->arch->lenient_directive(s->name.p, s->name.n, s->args.p, s->args.n))
-			return on_lenient(t, s);
-		return fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
-			    (int)s->name.n, s->name.p, dir_name(t->call.kind), t->call.line);
+			return tu_on_lenient(t, s);
+		return tu_fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
+			    (int)s->name.n, s->name.p, tu_dir_name(t->call.kind), t->call.line);
 	}
 	if (t->instrumented && !t->in_app && dir_is(s, "size"))
-		function_range(t, s->args);
+		tu_function_range(t, s->args);
 	if (!is_debug_directive(s->name))
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
-		record_early(t, s);
+		tu_record_early(t, s);
 	else if (t->arch->observe)
 		t->arch->observe(&t->arch_opts, s->name.p, s->name.n, s->args.p, s->args.n);
 	const char *msg;
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
-		return fail(t, 0, "%s", msg);
+		return tu_fail(t, 0, "%s", msg);
 	if (r > 0)
 		t->in_tramp = false;
 	/* Inline assembly may switch syntax for itself and back. */
@@ -232,7 +233,7 @@ static int on_directive(struct tu *t, struct stmt *s)
 	if (dir_is(s, "symver"))
 		symver_note(&t->symvers, s->args);
 	if (t->func.active)
-		entry_directive(t, s);
+		tu_entry_directive(t, s);
 	return 0;
 }
 
@@ -253,7 +254,7 @@ static int statements(struct tu *t, const char *p, size_t n)
 			r = on_directive(t, &s);
 			break;
 		case STMT_INSN:
-			r = on_insn(t, &s, p, n);
+			r = tu_on_insn(t, &s, p, n);
 			break;
 		}
 		if (r)
@@ -312,10 +313,10 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	 * "nop\0call *%rax" is a call to it and a nop to us: refuse. */
 	const char *nul = t->instrumented ? memchr(p, '\0', n) : NULL;
 	if (nul)
-		return fail(t, (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
+		return tu_fail(t, (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
 			    "start a new statement there");
 	if (t->seq.active)
-		return seq_line(t, k, p, n) < 0 ? -1 : 0;
+		return tu_seq_line(t, k, p, n) < 0 ? -1 : 0;
 	int r = 0;
 	if (t->in_app && !t->app_started && k != ASMLINE_BLANK && k != ASMLINE_MARKER &&
 	    k != ASMLINE_NO_APP && k != ASMLINE_KCFI)
@@ -324,12 +325,12 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_APP:
 		t->in_app = true;
 		t->app_started = false;
-		put(t, p, n);
-		app_begin(t);
+		tu_put(t, p, n);
+		tu_app_begin(t);
 		return 0;
 	case ASMLINE_NO_APP:
 		t->in_app = false;
-		app_end(t);
+		tu_app_end(t);
 		break;
 	case ASMLINE_DEBUG:
 		if (!t->cfi && is_cfi_startproc(p, n))
@@ -344,7 +345,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_BLANK:
 		break;
 	case ASMLINE_KCFI:
-		return kcfi_line(t, p, n);
+		return tu_kcfi_line(t, p, n);
 	case ASMLINE_INSN:
 		if (plain_insn(t, p, n))
 			break;
@@ -357,7 +358,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	if (r < 0)
 		return -1;
 	if (r == 0)
-		put(t, p, n);
+		tu_put(t, p, n);
 	return 0;
 }
 
@@ -398,22 +399,22 @@ int tu_finish(struct tu *t)
 {
 	if (t->call.active) {
 		t->loc.line = t->call.line;
-		return fail(t, 0, "%s at the end of the input: no branch follows it",
-			    dir_name(t->call.kind));
+		return tu_fail(t, 0, "%s at the end of the input: no branch follows it",
+			    tu_dir_name(t->call.kind));
 	}
 	if (t->func.active) {
 		t->loc.line = t->func.line;
-		return fail(t, 0, ".kcfi_func %s: the input ends before its definition",
+		return tu_fail(t, 0, ".kcfi_func %s: the input ends before its definition",
 			    t->func.name.data);
 	}
 	if (t->seq.active) {
 		t->loc.line = t->seq.call.line;
-		return fail(t, 0, "%s: the input ends inside the branch it annotates",
-			    dir_name(t->seq.call.kind));
+		return tu_fail(t, 0, "%s: the input ends inside the branch it annotates",
+			    tu_dir_name(t->seq.call.kind));
 	}
 	if (t->require_plugin && !t->instrumented) {
 		t->loc.line = t->require_line;
-		return fail(t, 0, "this code was generated without the kcfi plugin although "
+		return tu_fail(t, 0, "this code was generated without the kcfi plugin although "
 			    "its source was compiled with -fsanitize=kcfi -flto: link "
 			    "through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
 	}

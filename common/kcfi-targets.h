@@ -8,6 +8,25 @@
  * reads; kcfi-as refuses any other. */
 #define KCFI_PROTOCOL_VERSION 1
 
+/* The directives of that protocol, by name.  Every one starts with
+ * KCFI_DIRECTIVE_PREFIX: kcfi-as looks for it (and nothing else) to tell
+ * a protocol line from any other (grammar/asmline.l's flex pattern spells
+ * it out too, as flex patterns cannot use macros). */
+#define KCFI_DIRECTIVE_PREFIX ".kcfi_"
+#define KCFI_DIRECTIVE_PREFIX_LEN (sizeof(KCFI_DIRECTIVE_PREFIX) - 1)
+#define KCFI_DIR_VERSION ".kcfi_version"
+#define KCFI_DIR_TYPE ".kcfi_type"
+#define KCFI_DIR_FUNC ".kcfi_func"
+#define KCFI_DIR_EXTERN ".kcfi_extern"
+#define KCFI_DIR_CALL ".kcfi_call"
+#define KCFI_DIR_CALL_UNCHECKED ".kcfi_call_unchecked"
+#define KCFI_DIR_CALL_DIRECT ".kcfi_call_direct"
+#define KCFI_DIR_BRANCH_NOCALL ".kcfi_branch_nocall"
+#define KCFI_DIR_REQUIRE_PLUGIN ".kcfi_require_plugin"
+#define KCFI_DIR_TYPEINFO ".kcfi_typeinfo"
+#define KCFI_DIR_RESERVED ".kcfi_reserved"
+#define KCFI_DIR_STUB_ALIAS ".kcfi_stub_alias"
+
 /* Statements one check takes where the assembler does not relax branches,
  * in the unit GCC sizes an asm statement by: each .kcfi_call reserves that
  * many by default (doc/directives.md 3.3), and kcfi-as refuses a call

@@ -73,7 +73,7 @@ kcfi_define_type (unsigned id)
   if (!type || type->defined)
     return;
   type->defined = true;
-  line += "\t.kcfi_type ";
+  line += "\t" KCFI_DIR_TYPE " ";
   put (id);
   line += ", ";
   put_quoted (type->str);
@@ -155,7 +155,7 @@ kcfi_prefetch_symbol (tree decl, unsigned step)
 void
 kcfi_write_func (tree decl, unsigned id, bool stub_alias)
 {
-  line += "\t.kcfi_func ";
+  line += "\t" KCFI_DIR_FUNC " ";
   put_symbol (decl);
   if (id)
     {
@@ -171,7 +171,7 @@ kcfi_write_func (tree decl, unsigned id, bool stub_alias)
 void
 kcfi_write_reserved (const char *reg, const char *kind, const char *why)
 {
-  line += "\t.kcfi_reserved ";
+  line += "\t" KCFI_DIR_RESERVED " ";
   put_name (reg);
   line += ", ";
   line += kind;
@@ -185,7 +185,7 @@ kcfi_write_reserved (const char *reg, const char *kind, const char *why)
 void
 kcfi_write_extern (tree decl, unsigned id, const char *stub_target)
 {
-  line += "\t.kcfi_extern ";
+  line += "\t" KCFI_DIR_EXTERN " ";
   put_symbol (decl, stub_target);
   line += ", ";
   put (id);
@@ -198,7 +198,7 @@ kcfi_write_extern (tree decl, unsigned id, const char *stub_target)
 void
 kcfi_write_stub_alias (tree decl)
 {
-  line += "\t.kcfi_stub_alias ";
+  line += "\t" KCFI_DIR_STUB_ALIAS " ";
   put_symbol (decl);
   line += DECL_WEAK (decl) ? ", weak" : ", globl";
   end_line ();

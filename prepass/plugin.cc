@@ -79,7 +79,7 @@ extern const char *pch_file __attribute__ ((weak));
 /* -fplugin-arg-kcfi-follow-lto: see the map above.  Until lto1 has found
    a mark, nothing is written and no pass does anything.  */
 static bool follow_lto;
-#define LTO_GUARD ".kcfi_require_plugin"
+#define LTO_GUARD KCFI_DIR_REQUIRE_PLUGIN
 bool kcfi_active = true;
 
 /* Directives go to real assembly only: not to slim LTO objects (IR only),
@@ -114,7 +114,7 @@ static void
 write_version (void)
 {
   fprintf (asm_out_file,
-	   "\t.kcfi_version %d, \"%s\", ptr=%d, long=%d, char=%s, prefix=%u\n",
+	   "\t" KCFI_DIR_VERSION " %d, \"%s\", ptr=%d, long=%d, char=%s, prefix=%u\n",
 	   KCFI_PROTOCOL_VERSION, KCFI_TARGET_TRIPLE, (int) TYPE_PRECISION (ptr_type_node),
 	   (int) TYPE_PRECISION (long_integer_type_node),
 	   TYPE_UNSIGNED (char_type_node) ? "unsigned" : "signed",

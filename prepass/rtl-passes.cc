@@ -250,9 +250,9 @@ static const char *
 directive_for (rtx_insn *insn, rtx return_address)
 {
   if (call_pattern_p (insn))
-    return ".kcfi_call_direct";
+    return KCFI_DIR_CALL_DIRECT;
   if (JUMP_P (insn))
-    return indirect_jump_p (insn, return_address) ? ".kcfi_branch_nocall"
+    return indirect_jump_p (insn, return_address) ? KCFI_DIR_BRANCH_NOCALL
 						   : "";
   if (!CALL_P (insn))
     return "";
@@ -261,10 +261,10 @@ directive_for (rtx_insn *insn, rtx return_address)
   if (addr && mark >= 0 && mark != MARK_DIRECT && !SYMBOL_REF_P (addr))
     {
       if (mark == 0)
-	return ".kcfi_call_unchecked";
+	return KCFI_DIR_CALL_UNCHECKED;
       static kcfi_buffer d;
       d.clear ();
-      d += ".kcfi_call ";
+      d += KCFI_DIR_CALL " ";
       d.put_uint (mark);
       /* kcfi-as knows whether its check needs that register.  */
       int chain = chain_marker (insn);
@@ -299,7 +299,7 @@ directive_for (rtx_insn *insn, rtx return_address)
       return d.c_str ();
     }
   if (addr && (mark >= 0 || SYMBOL_REF_P (addr) || known_callee (insn, addr)))
-    return printed_as_indirect (addr) ? ".kcfi_call_direct" : "";
+    return printed_as_indirect (addr) ? KCFI_DIR_CALL_DIRECT : "";
   error_at (INSN_LOCATION (insn), "kcfi: cannot tell the type this indirect "
 	    "call expects; it would go unchecked");
   return "";

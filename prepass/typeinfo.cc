@@ -224,7 +224,7 @@ kcfi_emit_typeinfo (void)
   FOR_EACH_VARIABLE (v)
     if (const char *text = kcfi_attr_text (DECL_ATTRIBUTES (v->decl),
 					   KCFI_ATTR_TYPEINFO))
-      fprintf (asm_out_file, "\t.kcfi_typeinfo %s, %s\n",
+      fprintf (asm_out_file, "\t" KCFI_DIR_TYPEINFO " %s, %s\n",
 	       IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (v->decl)),
 	       quoted (text));
 }

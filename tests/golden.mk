@@ -4,6 +4,7 @@ EXTRA_DIST += tests/golden/golden.sh \
 	tests/golden/x86_64-basic.s tests/golden/x86_64-basic.expected \
 	tests/golden/x86_64-prefix.s tests/golden/x86_64-prefix.expected \
 	tests/golden/i386-basic.s tests/golden/i386-basic.expected \
+	tests/golden/aarch64-basic.s tests/golden/aarch64-basic.expected \
 	tests/golden/riscv64-basic.s tests/golden/riscv64-basic.expected \
 	tests/golden/x86_64-stub.s tests/golden/x86_64-stub.expected \
 	tests/golden/aarch64-stub.s tests/golden/aarch64-stub.expected \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
-# compared line for line with a reviewed expectation, for x86_64, i386 and
-# riscv64 (doc/abi.md 1-3), arm in both states, and extern stubs for three backends.  The expectations are also checked here
+# compared line for line with a reviewed expectation, for x86_64, i386,
+# aarch64 and riscv64 (doc/abi.md 1-3), arm in both states, and extern stubs for three backends.  The expectations are also checked here
 # against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden
@@ -182,6 +182,78 @@ check "$f: unchecked and inline-asm calls are untouched" sh -c \
 check "$f: both are recorded in .debug_kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
 	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
 	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
+check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
+	"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
+
+# aarch64 (doc/abi.md 2): text in, text out; the expectation is assembled
+# and decoded only if aarch64-linux-gnu-as and -objdump are here.  Every
+# check is read back from the text as "ID TARGET LOADED EXPECTED BRANCH": ID
+# from the two movk halves, LOADED the register ldur filled from -4(TARGET)
+# (M=0), and the brk immediate must be 0x8000 | EXPECTED << 5 | TARGET, the
+# two registers Linux's BRK handler reads.
+f=aarch64-basic R=$G/$f.expected
+cp "$G/$f.s" "$T/$f.s"
+if (cd "$T" && "$KCFI_AS" --kcfi-no-assemble --kcfi-save="$f.out" "$f.s" 2>"$f.err"); then
+	check "$f: output is the reviewed expectation" diff -u "$R" "$T/$f.out"
+else
+	fail "$f: kcfi-as refused it"; cat "$T/$f.err"
+fi
+if command -v aarch64-linux-gnu-as >/dev/null && command -v aarch64-linux-gnu-objdump >/dev/null; then
+	check "$f: the expectation assembles into checks Linux decodes (brk names the branch's register)" sh -c \
+		"aarch64-linux-gnu-as -o '$T/$f.o' '$R' && aarch64-linux-gnu-objdump -d '$T/$f.o' |
+		 awk -v arch=aarch64 -f '$top_srcdir/tests/cross/decode-object.awk' >'$T/$f.dec' &&
+		 grep -qx 'traps 5' '$T/$f.dec'"
+else
+	echo "not checked: $f assembled (no aarch64-linux-gnu-as/objdump)"
+fi
+a64_checks() {
+	awk '
+	function fail(m) { print "bad check at line " n ": " m; bad = 1 }
+	function hex(s,  v, k) { v = 0; for (k = 1; k <= length(s); k++) v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1; return v }
+	{ l[NR] = $0 }
+	END {
+		for (n = 1; n <= NR; n++) {
+			if (l[n] !~ /^	brk	#0x[0-9a-f]+$/) continue
+			if (l[n - 1] !~ /^\.Lkcfi[0-9]+_trap:$/) fail("no trap label before brk")
+			if (l[n - 2] !~ /^	b\.eq	\.Lkcfi[0-9]+_call$/) fail("no b.eq before the trap: " l[n - 2])
+			if (l[n - 3] !~ /^	cmp	w[0-9]+, w[0-9]+$/) fail("no cmp: " l[n - 3])
+			split(substr(l[n - 3], 6), c, ", "); ld = c[1]; ex = c[2]
+			if (l[n - 4] !~ "^	movk	" ex ", #[0-9]+, lsl #16$") fail("no high movk of " ex ": " l[n - 4])
+			if (l[n - 5] !~ "^	movk	" ex ", #[0-9]+$") fail("no low movk of " ex ": " l[n - 5])
+			hi = l[n - 4]; sub(/^	movk	w[0-9]+, #/, "", hi); sub(/,.*/, "", hi)
+			lo = l[n - 5]; sub(/.*#/, "", lo)
+			if (hi + 0 > 65535 || lo + 0 > 65535) fail("movk immediate over 16 bits")
+			if (l[n - 6] !~ "^	ldur	" ld ", \\[x[0-9]+, #-4\\]$") fail("no ldur into " ld " at -4: " l[n - 6])
+			tg = l[n - 6]; sub(/.*\[/, "", tg); sub(/,.*/, "", tg)
+			if (ld == "w" substr(tg, 2) || ex == "w" substr(tg, 2) || ld == ex) fail("scratch is the target")
+			imm = hex(substr(l[n], 9))
+			if (imm != 32768 + substr(ex, 2) * 32 + substr(tg, 2)) fail("brk " l[n] " does not name " ex " and " tg)
+			if (l[n + 1] !~ /^\.Lkcfi[0-9]+_call:$/) fail("no call label after the trap")
+			br = l[n + 2]; sub(/^	/, "", br); sub(/	/, " ", br)
+			if (br != "blr " tg && br != "br " tg) fail("branch is not through " tg ": " br)
+			printf "%u %s %s %s %s\n", hi * 65536 + lo, tg, ld, ex, br
+		}
+		exit bad
+	}' "$1"
+}
+printf '%s\n' "$(u32 "$VPI") x1 w16 w17 blr x1" "$(u32 "$II") x19 w16 w17 blr x19" \
+	"$(u32 "$II") x17 w16 w9 blr x17" "$(u32 "$II") x9 w16 w17 blr x9" \
+	"$(u32 "$II") x16 w9 w17 br x16" >"$T/a64.want"
+a64_checks "$R" >"$T/a64.got"
+check "$f: each check: expected id in two movk, loaded at -4 of the target, brk naming both; w9 when x16/x17 is the target" \
+	diff -u "$T/a64.want" "$T/a64.got"
+check "$f: five brk, no .kcfi_traps (Linux finds arm64 traps by the immediate)" sh -c \
+	"[ \$(grep -c '^	brk	' '$R') -eq 5 ] && ! grep -q kcfi_traps '$R'"
+grep -v '^# [0-9]' "$R" >"$T/a64.nomarks"
+PICK=$(fnv1a _ZTSFPFiiEiE) RELAY4=$(fnv1a _ZTSFiPFvPiEPFiiES_S3_E) NOSAN=$(fnv1a _ZTSFiPFiiEiE)
+check "$f: ids as words right before the typed functions' labels, under local __cfi_ labels" sh -c \
+	"for p in local_taken:$(u32 "$II") bump:$(u32 "$VPI") pick:$(u32 "$PICK") relay:$(u32 "$RELAY4") nosan:$(u32 "$NOSAN"); do
+	   fn=\${p%%:*} id=\${p#*:}
+	   grep -A2 \"^__cfi_\$fn:\\\$\" '$T/a64.nomarks' | tr '\n' '|' | grep -qx \"__cfi_\$fn:|	\\.word	\$id|\$fn:|\" || { echo \$fn; exit 1; }
+	 done && ! grep -q '__cfi_only_called' '$R' && ! grep -q 'glob.*__cfi_' '$R'"
+check "$f: the inlined no_sanitize call and the no_sanitize sibcall are untouched, recorded (2); the #APP block (1)" sh -c \
+	"[ \$(grep -A3 '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' '$R' | grep -cE '^	(blr	x21|br	x16)\$') -eq 2 ] &&
+	 grep -B6 '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$' '$R' | grep -q '^	blr x21\$'"
 check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 
