@@ -229,6 +229,14 @@ static uint64_t arm_check_clobbers(const struct kcfi_branch *b)
 	return UINT64_C(1) << scratch(b, &saved);
 }
 
+/* r3 is back when blx/bx reads the arguments: only ip or lr is changed. */
+static uint64_t arm_branch_clobbers(const struct kcfi_branch *b)
+{
+	bool saved;
+	unsigned s = scratch(b, &saved);
+	return saved ? 0 : UINT64_C(1) << s;
+}
+
 static int arm_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			  const struct kcfi_site *site, const struct kcfi_arch_opts *opts)
 {
@@ -338,6 +346,7 @@ const struct kcfi_arch arch_arm = {
 	.gpr = arm_gpr,
 	.gpr_name = arm_gpr_name,
 	.check_clobbers = arm_check_clobbers,
+	.branch_clobbers = arm_branch_clobbers,
 	.comment = "@",
 	.align_pow2 = true,
 	.nop_bytes = 4,

@@ -153,6 +153,10 @@ struct kcfi_arch {
 	 * before the branch, as a mask of gpr() numbers.  emit_check() writes
 	 * exactly these. */
 	uint64_t (*check_clobbers)(const struct kcfi_branch *b);
+	/* Of those, the ones still changed when the branch reads the call's
+	 * arguments; NULL: all of them.  Less where a check saves and restores
+	 * its scratch (arm's r3 around a sibcall through ip). */
+	uint64_t (*branch_clobbers)(const struct kcfi_branch *b);
 	/* Optional: multi-statement branches.  seq_begin() is offered a direct
 	 * branch B (classified from STMT) that a call-site directive says is an
 	 * indirect one; true if it begins such a sequence.  The core then hands

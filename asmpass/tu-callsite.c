@@ -73,6 +73,7 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			   const struct kcfi_branch *b, struct slice text)
 {
 	uint64_t writes = t->arch->check_clobbers(b);
+	uint64_t at_branch = t->arch->branch_clobbers ? t->arch->branch_clobbers(b) : writes;
 	char why[512];
 	int n;
 	if (c->chain >= 0 && (writes >> c->chain & 1)) {
@@ -81,8 +82,8 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			 "(__builtin_call_with_static_chain): kcfi-as cannot check such a call on %s; "
 			 "make it from a no_sanitize(\"kcfi\") function or without the chain",
 			 t->arch->name);
-	} else if (writes & c->args) {
-		n = __builtin_ctzll(writes & c->args);
+	} else if (at_branch & c->args) {
+		n = __builtin_ctzll(at_branch & c->args);
 		snprintf(why, sizeof(why), "which carries an argument of this call (regparm or "
 			 "-mregparm): kcfi-as can check it only through a register; make it "
 			 "from a no_sanitize(\"kcfi\") function or without register arguments");

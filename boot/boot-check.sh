@@ -73,6 +73,7 @@ if [ "$BOOT_CONFIG" = small ]; then
 MATRIX="
 arm64:arm64:cc:fnv1a:strict,permissive
 riscv64:riscv64:cc:fnv1a:strict,permissive
+arm:arm:cc:fnv1a:strict,permissive
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "

@@ -11,7 +11,7 @@ CROSS_TESTS = \
 	tests/cross/regs.sh \
 	tests/cross/spellings.sh
 TESTS += $(CROSS_TESTS)
-EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/trap-report.c \
+EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/trap-report.c tests/cross/arm-sib4.c \
 	tests/cross/units.h tests/cross/units-caller.c tests/cross/units-targets.c \
 	tests/cross/units-main.c tests/cross/small-id.c tests/cross/scan-forms.c \
 	tests/cross/check-rewritten.awk tests/cross/decode-object.awk
