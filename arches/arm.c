@@ -355,5 +355,8 @@ const struct kcfi_arch arch_arm = {
 	 * or literal pool loads, so the budget must cover the longest form. */
 	.nop = "nop",	/* GCC's patchable-entry NOP; such prefixes are refused anyway */
 	.check_statements = KCFI_CHECK_STATEMENTS_ARM,
+	/* Thumb-2 PIC jump table (thumb2_casesi_internal_pic, the kernel's
+	 * decompressor): cmp; bhi; adr; ldr; add; then bx. */
+	.lenient_statements = 5,
 	.trap_word = NULL,	/* Linux 6.12 finds arm CFI traps by BKPT alone */
 };

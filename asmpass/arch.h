@@ -212,6 +212,10 @@ struct kcfi_arch {
 	/* Statements a check occupies when the assembler does not relax branches
 	 * (0: it does, no reservation needed). */
 	unsigned check_statements;
+	/* How many statements a lenient directive (.kcfi_branch_nocall,
+	 * .kcfi_call_direct) may pass over before its branch: the longest
+	 * pattern GCC prints a jump table or call of the kind as; 0: 4. */
+	unsigned lenient_statements;
 	/* Data directive for one 32-bit .kcfi_traps entry, or NULL when Linux
 	 * identifies traps without a table. */
 	const char *trap_word;

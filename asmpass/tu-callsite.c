@@ -18,15 +18,17 @@ bool tu_lenient(const struct pending_call *c)
 /* Statements a lenient directive may pass over before its branch: GCC prints
  * some branches as the last line of a multi-instruction pattern (aarch64
  * compressed jump tables: ldrb; adr; add; br — x86 TLS GD: data16 leaq;
- * .byte 0x66; rex64; call *__tls_get_addr@GOTPCREL(%rip)). */
+ * .byte 0x66; rex64; call *__tls_get_addr@GOTPCREL(%rip)).  A backend with
+ * a longer one says so (arm's Thumb-2 PIC jump table). */
 enum { LENIENT_MAX = 4 };
 
 int tu_on_lenient(struct tu *t, const struct stmt *s)
 {
-	if (++t->call.skipped <= LENIENT_MAX)
+	unsigned max = t->arch->lenient_statements ? t->arch->lenient_statements : LENIENT_MAX;
+	if (++t->call.skipped <= max)
 		return 0;
 	return tu_fail(t, 0, "%s (line %lu): no branch within %u statements (at '%.*s')",
-		    tu_dir_name(t->call.kind), t->call.line, LENIENT_MAX,
+		    tu_dir_name(t->call.kind), t->call.line, max,
 		    (int)s->text.n, s->text.p);
 }
 

@@ -337,6 +337,50 @@ f:
 	${sp%%|*}
 END
 		done
+		# GCC's Thumb-2 PIC jump table (-fpic, as the kernel's decompressor
+		# is built): five instructions between the mark and its bx.
+		check "$t: the Thumb-2 PIC jump table passes as a jump table" as_ok "$t" casesi-pic <<END
+$ARM
+	.syntax unified
+	.text
+	.thumb
+	.thumb_func
+f:
+	.kcfi_branch_nocall
+	.thumb
+	.syntax unified
+	cmp	r0, #1
+	bhi	2f
+	adr	r3, 1f
+	ldr	r0, [r3, r0, lsl #2]
+	add	r3, r3, r0
+	bx	r3
+	.p2align 2
+1:
+	.word	(3f-1b)+1
+	.word	(2f-1b)+1
+2:	bx	lr
+3:	bx	lr
+END
+		check "$t: ... but a sixth instruction before the branch is not skipped" as_refuses "$t" casesi-far "no branch within 5 statements" <<END
+$ARM
+	.syntax unified
+	.text
+	.thumb
+	.thumb_func
+f:
+	.kcfi_branch_nocall
+	cmp	r0, #1
+	bhi	2f
+	nop
+	adr	r3, 1f
+	ldr	r0, [r3, r0, lsl #2]
+	add	r3, r3, r0
+	bx	r3
+	.p2align 2
+1:
+2:	bx	lr
+END
 		check "$t: a 16-aligned function keeps its alignment, its id right below it" as_ok "$t" align16 <<END
 $ARM
 $TY
