@@ -44,6 +44,45 @@ void tu_exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
  * kcfi-audit tells an unchecked branch in such code (a lost check) from
  * one in code no instrumented unit produced (hand-written assembly, units
  * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
+/* ".type NAME, @function" (or %function, STT_FUNC): the label NAME that
+ * follows starts a function. */
+void tu_function_type(struct tu *t, struct slice args)
+{
+	const char *comma = memchr(args.p, ',', args.n);
+	t->fn_type.len = 0;
+	t->fn_start_set = false;
+	if (!comma)
+		return;
+	struct slice name = { args.p, (size_t)(comma - args.p) }, kind = { comma + 1, 0 };
+	kind.n = args.n - name.n - 1;
+	slice_trim(&name);
+	slice_trim(&kind);
+	if (name.n && kind.n > 1 && (slice_eq(kind, "@function") || slice_eq(kind, "%function") ||
+				     slice_eq(kind, "STT_FUNC")))
+		buf_append(&t->fn_type, name.p, name.n);
+}
+
+/* The function's own label: a local one beside it, which its range record
+ * starts from.  The record cannot name the function itself: a weak
+ * definition the linker replaces by another unit's would stretch the range
+ * from that unit's function to this unit's end label, over whatever code
+ * lies between (Linux's weak __x64_sys_* stubs in kernel/sys_ni.c). */
+void tu_function_start(struct tu *t)
+{
+	t->fn_start = t->fn_serial++;
+	t->fn_start_set = true;
+	t->fn_start_pending = true;
+}
+
+/* After the function label's line: its local twin, at the same address
+ * (the preamble's id stays right before the label itself). */
+void tu_function_start_label(struct tu *t)
+{
+	t->fn_start_pending = false;
+	sink_printf(t->out, ".Lkcfi_fn%u:\n", t->fn_start);
+	tu_resync(t, t->loc.line);
+}
+
 void tu_function_range(struct tu *t, struct slice args)
 {
 	const char *comma = memchr(args.p, ',', args.n);
@@ -59,7 +98,14 @@ void tu_function_range(struct tu *t, struct slice args)
 		return;
 	unsigned n = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
+	char start[32];
+	if (t->fn_start_set && t->fn_type.len == name.n && !memcmp(t->fn_type.data, name.p, name.n)) {
+		int k = snprintf(start, sizeof(start), ".Lkcfi_fn%u", t->fn_start);
+		name = (struct slice){ start, (size_t)k };
+	}
 	exempt_words(t, name, n, KCFI_RANGE_INSTRUMENTED);
+	t->fn_start_set = false;
+	t->fn_type.len = 0;
 	tu_resync(t, t->loc.line);
 }
 

@@ -59,6 +59,13 @@ struct tu {
 	char app_section[256];
 	size_t app_section_len;
 	bool in_tramp;			/* in GCC's trampoline template (.LTRAMPn:) */
+	/* Where the function being written starts, for its range record: the
+	 * name of the last ".type NAME, @function", and once its label is
+	 * seen, the local label .Lkcfi_fnN put right after it (fn_start_set;
+	 * fn_start_pending until the label's line is out). */
+	struct buf fn_type;
+	bool fn_start_set, fn_start_pending;
+	unsigned fn_start, fn_serial;
 	bool failed;
 
 	bool instrumented;
@@ -129,6 +136,9 @@ const char *tu_dir_name(enum kcfi_dir k);
 /* tu-exempt.c */
 void tu_exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r);
 void tu_exempt_branch(struct tu *t, enum kcfi_exempt_reason r);
+void tu_function_type(struct tu *t, struct slice args);
+void tu_function_start(struct tu *t);
+void tu_function_start_label(struct tu *t);
 void tu_function_range(struct tu *t, struct slice args);
 void tu_app_begin(struct tu *t);
 void tu_app_end(struct tu *t);

@@ -58,6 +58,7 @@ void tu_free(struct tu *t)
 	buf_free(&t->scratch);
 	buf_free(&t->call_prefix);
 	buf_free(&t->early);
+	buf_free(&t->fn_type);
 	for (size_t i = 0; i < sizeof(t->reserved_by) / sizeof(t->reserved_by[0]); i++)
 		free(t->reserved_by[i].why);
 	buf_free(&t->seq.text);
@@ -172,7 +173,11 @@ static int on_label(struct tu *t, struct stmt *s)
 	 * and entered only through a call, which is checked: its branch needs
 	 * no annotation.  The next label ends it. */
 	t->in_tramp = is_trampoline_label(s->name);
-	return t->func.active ? tu_entry_label(t, s) : 0;
+	int r = t->func.active ? tu_entry_label(t, s) : 0;
+	if (!r && t->instrumented && !t->in_app && t->fn_type.len &&
+	    t->fn_type.len == s->name.n && !memcmp(t->fn_type.data, s->name.p, s->name.n))
+		tu_function_start(t);
+	return r;
 }
 
 /* GCC prints a syntax switch (x86 -masm=intel) before the plugin's first
@@ -213,6 +218,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 	}
 	if (t->instrumented && !t->in_app && dir_is(s, "size"))
 		tu_function_range(t, s->args);
+	if (t->instrumented && !t->in_app && dir_is(s, "type"))
+		tu_function_type(t, s->args);
 	if (!is_debug_directive(s->name))
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
@@ -309,6 +316,8 @@ static bool is_cfi_startproc(const char *p, size_t n)
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
+	if (t->fn_start_pending)
+		tu_function_start_label(t);
 	/* GNU as ends a statement at a NUL byte and reads on after it, so
 	 * "nop\0call *%rax" is a call to it and a nop to us: refuse. */
 	const char *nul = t->instrumented ? memchr(p, '\0', n) : NULL;

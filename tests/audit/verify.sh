@@ -184,6 +184,24 @@ for mode in pie nopie; do
 		 grep -qx '$T/taker-$mode: .text+$(printf '0x%x' $((0x${fn:-0} - 0x${text:-0}))) <taken_plain>: address taken (.text+$(printf '0x%x' $((0x${at:-0} - 0x${text:-0})))) but no KCFI preamble' '$T/taker-$mode.audit'"
 done
 
+# -- a weak definition that another unit's replaces ---------------------------
+# Linux's kernel/sys_ni.c defines weak __x64_sys_* stubs that the real ones
+# replace.  The weak unit's range record must start at its own code, not at
+# the function's name, which the linker binds to the other unit's
+# definition: a range from that one to the weak unit's end would cover the
+# hand-written code linked between them (ibt_selftest in a defconfig
+# vmlinux), whose unchecked jump is then no longer "outside".
+printf 'int wk(int x) { return x + 1; }\n' > "$T/strong.c"
+printf '__attribute__((weak)) int wk(int x) { return x - 1; }\nint wk_use(int (*p)(int)) { return p(2); }\n' > "$T/weak.c"
+printf '\t.text\n\t.globl hand\n\t.type hand, @function\nhand:\n\tjmp *%%rax\n\t.size hand, .-hand\n\t.section .note.GNU-stack,"",@progbits\n' > "$T/hand.s"
+"$KCFI_GCC" -fsanitize=kcfi -O2 -c -o "$T/strong.o" "$T/strong.c" &&
+	"$KCFI_GCC" -fsanitize=kcfi -O2 -c -o "$T/weak.o" "$T/weak.c" && as -o "$T/hand.o" "$T/hand.s" &&
+	ld -r -o "$T/weakover.o" "$T/strong.o" "$T/hand.o" "$T/weak.o"
+check "weak definition replaced: the hand-written jump between is outside, not unchecked" sh -c \
+	". '$A/lib.sh'; audited '$T/weakover.o' 1 &&
+	 grep -q '<hand>: indirect jump .jmp rax. outside the code kcfi-as instrumented' '$T/weakover.o.audit' &&
+	 grep -q ': 1 checked, 0 exempt (), 0 unchecked, 1 outside instrumented code, ' '$T/weakover.o.audit'"
+
 # -- usage and unreadable files ----------------------------------------------
 check "no such file: exit 2, the message names it" sh -c \
 	"'$AUDIT' '$T/none.o' 2>'$T/none.err'; [ \$? -eq 2 ] && grep -q '^kcfi-audit: $T/none.o: error: ' '$T/none.err'"

@@ -371,7 +371,7 @@ for f in arm-thumb arm-arm; do
 		 grep -B1 '^tail:\$' '$T/arm.nomarks' | grep -q '^	\.word	$(u32 "$RELAY")\$' &&
 		 ! grep -q '__cfi_' '$R'"
 	check "$f: the no_sanitize call is untouched, recorded (2); the jump table is recorded (3)" sh -c \
-		"grep -B12 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^nosan:\$' &&
+		"grep -B14 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^nosan:\$' &&
 		 grep -A12 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^	blx	r3\$' &&
 		 grep -A6 '^	\.long	\.Lkcfi_exempt6, 0, \.Lkcfi_exempt6, 0, 3, 0\$' '$R' | grep -qE '^	(tbb	\[pc, r0\]|addls	pc, pc, r0, asl #2)\$'"
 	check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
