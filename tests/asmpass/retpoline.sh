@@ -93,7 +93,7 @@ same() {	# NAME: the input's lines from the directive on are in the output
 	sed -n '/^\.LIND/,$p' "$T/$1.s" >"$T/$1.in-tail"
 	sed -n '/^\.LIND/,$p' "$T/$1.out" | grep -v -e '^# [0-9]' -e '^\.Lkcfi_exempt[0-9]*:$' \
 		-e '^	\.pushsection	\.debug_kcfi_exempt,"",%progbits$' -e '^	\.balign	8$' \
-		-e '^	\.quad	f, \.Lkcfi_exempt[0-9]*, 64$' -e '^	\.popsection$' \
+		-e '^	\.quad	\.Lkcfi_fn[0-9]*, \.Lkcfi_exempt[0-9]*, 64$' -e '^	\.popsection$' \
 		-e '^	\.quad	[0-9]*, [0-9]*, 65$' -e '^	\.ascii	"_ZTS[A-Za-z0-9_.]*"$' \
 		-e '^	\.zero	[0-9]*$' >"$T/$1.out-tail"
 	diff "$T/$1.in-tail" "$T/$1.out-tail" && ! grep -q ud2 "$T/$1.out"
