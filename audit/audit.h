@@ -199,6 +199,11 @@ long lent_names(struct audit_file *f, const char *donor);
 /* tables.c: adopt FOUND[0..N) (each name a malloc'd string, now owned by
  * F) into F's names, dropping exact duplicates.  How many were new. */
 size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t n);
+/* The ids of F's preambles and sites (only those without a name yet, if
+ * UNNAMED_ONLY), sorted by tables_id_cmp, with repeats; *N of them.
+ * malloc'd, NULL when out of memory. */
+uint32_t *tables_ids(const struct audit_file *f, bool unnamed_only, size_t *n);
+int tables_id_cmp(const void *a, const void *b);
 
 /* A type id as the code of F's machine holds it: on x86_64 never the
  * bytes of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang). */

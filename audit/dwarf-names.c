@@ -232,12 +232,6 @@ static void params(Dwarf_Die *fn, struct text *t, int depth)
 		tprintf(t, "void");
 }
 
-static int by_id(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 struct want {
 	struct audit_file *f;
 	uint32_t *ids;			/* the ids to name, sorted */
@@ -267,7 +261,7 @@ static void candidate(struct want *w, Dwarf_Die *fn)
 		if (kcfi_typeid_of_function(t.s, strlen(t.s), &w->opts, &r, NULL))
 			return;		/* the printer wrote something typeids does not read */
 		uint32_t id = audit_code_id(w->f, r.id);
-		if (!r.unprototyped && bsearch(&id, w->ids, w->nids, sizeof(*w->ids), by_id)) {
+		if (!r.unprototyped && bsearch(&id, w->ids, w->nids, sizeof(*w->ids), tables_id_cmp)) {
 			if (w->nfound == w->cap) {
 				size_t cap = w->cap ? 2 * w->cap : 64;
 				struct type_name *v = realloc(w->found, cap * sizeof(*v));
@@ -307,15 +301,8 @@ size_t dwarf_names(struct audit_file *f)
 	if (!dw)
 		return 0;
 	struct want w = { .f = f };
-	w.ids = malloc((f->npre + f->nsites + 1) * sizeof(*w.ids));
-	if (!w.ids)
+	if (!(w.ids = tables_ids(f, false, &w.nids)))
 		return 0;
-	for (size_t i = 0; i < f->npre; i++)
-		w.ids[w.nids++] = f->pre[i].id;
-	for (size_t i = 0; i < f->nsites; i++)
-		w.ids[w.nids++] = f->sites[i].id;
-	if (w.nids > 1)
-		qsort(w.ids, w.nids, sizeof(*w.ids), by_id);
 	static const struct { uint16_t machine; const char *triple; } triples[] = {
 		{ EM_X86_64, "x86_64-linux-gnu" }, { EM_AARCH64, "aarch64-linux-gnu" },
 		{ EM_RISCV, "riscv64-linux-gnu" },

@@ -19,30 +19,6 @@
 #include "audit/tables.h"
 #include "typeids/typeid.h"
 
-static int by_id(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* F's ids with no name yet, sorted; *N of them. */
-static uint32_t *unnamed(const struct audit_file *f, size_t *n)
-{
-	uint32_t *ids = malloc((f->npre + f->nsites + 1) * sizeof(*ids));
-	*n = 0;
-	if (!ids)
-		return NULL;
-	size_t k;
-	for (size_t i = 0; i < f->npre + f->nsites; i++) {
-		uint32_t id = i < f->npre ? f->pre[i].id : f->sites[i - f->npre].id;
-		if (tables_type_names(f, id, &k), !k)
-			ids[(*n)++] = id;
-	}
-	if (*n > 1)
-		qsort(ids, *n, sizeof(*ids), by_id);
-	return ids;
-}
-
 long lent_names(struct audit_file *f, const char *donor)
 {
 	struct audit_file d;
@@ -57,7 +33,7 @@ long lent_names(struct audit_file *f, const char *donor)
 		return -1;
 	}
 	size_t nids, nfound = 0;
-	uint32_t *ids = unnamed(f, &nids);
+	uint32_t *ids = tables_ids(f, true, &nids);
 	struct type_name *found = malloc((2 * d.nnames + 1) * sizeof(*found));
 	if (!ids || !found) {
 		free(ids);
@@ -74,7 +50,7 @@ long lent_names(struct audit_file *f, const char *donor)
 		for (int h = KCFI_HASH_FNV1A; h <= KCFI_HASH_XXHASH64; h++) {
 			uint32_t id = audit_code_id(f, kcfi_hash_bytes((enum kcfi_hash)h,
 								      d.names[i].name, len));
-			if (!bsearch(&id, ids, nids, sizeof(*ids), by_id))
+			if (!bsearch(&id, ids, nids, sizeof(*ids), tables_id_cmp))
 				continue;
 			char *name = strdup(d.names[i].name);
 			if (!name)

@@ -65,6 +65,42 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* F's names by id, then name, each once: objects of a link bring their own
+ * copies, and names made here may repeat recorded ones. */
+static void names_sort_unique(struct audit_file *f)
+{
+	if (f->nnames > 1)
+		qsort(f->names, f->nnames, sizeof(*f->names), name_cmp);
+	size_t k = 0;
+	for (size_t j = 0; j < f->nnames; j++)
+		if (!k || name_cmp(&f->names[k - 1], &f->names[j]))
+			f->names[k++] = f->names[j];
+	f->nnames = k;
+}
+
+int tables_id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint32_t *tables_ids(const struct audit_file *f, bool unnamed_only, size_t *n)
+{
+	uint32_t *ids = malloc((f->npre + f->nsites + 1) * sizeof(*ids));
+	size_t k;
+	*n = 0;
+	if (!ids)
+		return NULL;
+	for (size_t i = 0; i < f->npre + f->nsites; i++) {
+		uint32_t id = i < f->npre ? f->pre[i].id : f->sites[i - f->npre].id;
+		if (!unnamed_only || (tables_type_names(f, id, &k), !k))
+			ids[(*n)++] = id;
+	}
+	if (*n > 1)
+		qsort(ids, *n, sizeof(*ids), tables_id_cmp);
+	return ids;
+}
+
 size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t n)
 {
 	if (!n) {		/* FOUND may be NULL: memcpy's source may not */
@@ -83,22 +119,15 @@ size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t 
 	f->made_names = own;
 	f->nmade_names += n;
 	free(found);
-	found = own + f->nmade_names - n;
 
 	struct type_name *all = realloc(f->names, (f->nnames + n + 1) * sizeof(*all));
 	if (!all)
 		return 0;
 	f->names = all;
 	size_t before = f->nnames;
-	memcpy(f->names + f->nnames, found, n * sizeof(*found));
+	memcpy(f->names + f->nnames, own + f->nmade_names - n, n * sizeof(*own));
 	f->nnames += n;
-	if (f->nnames > 1)
-		qsort(f->names, f->nnames, sizeof(*f->names), name_cmp);
-	size_t k = 0;
-	for (size_t j = 0; j < f->nnames; j++)
-		if (!k || name_cmp(&f->names[k - 1], &f->names[j]))
-			f->names[k++] = f->names[j];
-	f->nnames = k;
+	names_sort_unique(f);
 	return f->nnames - before;
 }
 
@@ -222,13 +251,7 @@ int tables_read(struct audit_file *f)
 	qsort(f->ranges, f->nranges, sizeof(*f->ranges), exempt_cmp);
 	f->n.instrumented = f->nranges;
 	qsort(f->traps, f->ntraps, sizeof(*f->traps), loc_cmp);
-	/* Every object of a link brings its own copy of the names it used. */
-	qsort(f->names, f->nnames, sizeof(*f->names), name_cmp);
-	size_t k = 0;
-	for (size_t j = 0; j < f->nnames; j++)
-		if (!k || name_cmp(&f->names[k - 1], &f->names[j]))
-			f->names[k++] = f->names[j];
-	f->nnames = k;
+	names_sort_unique(f);
 	return 0;
 }
 
