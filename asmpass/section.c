@@ -193,3 +193,14 @@ int section_apply(struct section_state *s, const char *name, size_t name_len,
 	}
 	return 0;
 }
+
+unsigned long long section_hash(const struct section *s)
+{
+	unsigned long long h = 14695981039346656037ull;
+	for (const char *p = s->name ? s->name : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	h = (h ^ 0xff) * 1099511628211ull;	/* name and group apart */
+	for (const char *p = s->group ? s->group : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}

@@ -34,4 +34,8 @@ void section_state_free(struct section_state *s);
 int section_apply(struct section_state *s, const char *name, size_t name_len,
 		  const char *args, size_t args_len, const char **msg);
 
+/* A 64-bit key of S (name and group), to tell sections apart without
+ * keeping their names. */
+unsigned long long section_hash(const struct section *s);
+
 #endif

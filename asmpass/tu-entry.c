@@ -23,7 +23,9 @@ int tu_on_func(struct tu *t, const struct kcfi_directive *d)
 	f->typed = d->has_id;
 	f->id = d->has_id ? typetab_get(&t->types, d->id)->id : 0;
 	f->line = t->loc.line;
-	f->align = 1;
+	f->n_aligns = 0;
+	f->align_any = 1;
+	f->aligns_full = false;
 	f->binding = NULL;
 	f->stub_alias = d->stub;
 	if (d->stub && d->has_id && t->symvers.n)
@@ -50,6 +52,20 @@ static void insert_entry(void *p)
 	tu_resync(c->t, c->resume_line);
 }
 
+/* The pending function's alignment: the largest asked for in the section
+ * its label is in. */
+static unsigned entry_align(const struct tu *t)
+{
+	unsigned long long here = section_hash(&t->sec.cur);
+	unsigned a = 1;
+	if (t->func.aligns_full)
+		return t->func.align_any;
+	for (unsigned i = 0; i < t->func.n_aligns; i++)
+		if (t->func.aligns[i].section == here && t->func.aligns[i].align > a)
+			a = t->func.aligns[i].align;
+	return a;
+}
+
 /* The label of the pending function: release what was held back, with the
  * preamble at the right place. */
 static int finish_entry(struct tu *t)
@@ -66,7 +82,7 @@ static int finish_entry(struct tu *t)
 		.binding = f->binding,
 		.typed = f->typed,
 		.id = f->id,
-		.align = f->align,
+		.align = entry_align(t),
 		.prefix_nops = t->prefix_nops,
 	};
 	struct entry_ctx c = { t, &e, f->prefix_seen ? f->prefix_line : t->loc.line };
@@ -125,8 +141,24 @@ void tu_entry_directive(struct tu *t, struct stmt *s)
 {
 	if (dir_is(s, "p2align") || dir_is(s, "balign") || dir_is(s, "align")) {
 		unsigned a = parse_align(t, s);
-		if (a > t->func.align)
-			t->func.align = a;
+		unsigned long long here = section_hash(&t->sec.cur);
+		struct pending_func *f = &t->func;
+		unsigned i = 0;
+		if (a > f->align_any)
+			f->align_any = a;
+		while (i < f->n_aligns && f->aligns[i].section != here)
+			i++;
+		if (i == f->n_aligns) {
+			/* More sections than slots (never from GCC): pad for
+			 * the largest alignment seen anywhere, which loses none. */
+			if (f->n_aligns == sizeof f->aligns / sizeof f->aligns[0]) {
+				f->aligns_full = true;
+				return;
+			}
+			f->aligns[f->n_aligns++] = (struct func_align){ here, 1 };
+		}
+		if (a > f->aligns[i].align)
+			f->aligns[i].align = a;
 	} else if (dir_is(s, "globl") || dir_is(s, "global") || dir_is(s, "weak")) {
 		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
 		if (tu_same_symbol(s->args, fname))

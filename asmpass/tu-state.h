@@ -36,7 +36,13 @@ struct pending_func {
 	bool typed;
 	unsigned id;
 	unsigned long line;
-	unsigned align;
+	/* Alignment directives seen while pending, with the section each was
+	 * in: only those of the section the label lands in align the function
+	 * (GCC aligns the __patchable_function_entries record in between). */
+	struct func_align { unsigned long long section; unsigned align; } aligns[4];
+	unsigned n_aligns;
+	unsigned align_any;	/* the largest in any section */
+	bool aligns_full;	/* more sections than slots: use align_any */
 	const char *binding;
 	bool stub_alias;	/* .kcfi_func ..., stub: define __kcfi_stub_NAME */
 	bool prefix_seen;	/* the .LPFE label of GCC's patchable prefix */

@@ -57,7 +57,7 @@ TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat.h tests/e2e/compat-caller.c tests/e2e/compat-targets.c \
 	tests/e2e/compat-main.c tests/e2e/tail-calls.c tests/e2e/addressing.c \
-	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c \
+	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c tests/e2e/prefix-pad.c \
 	tests/e2e/qualifiers-run.c tests/e2e/salt-run.c tests/e2e/addrspace-run.c \
 	tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
 	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c \
