@@ -17,7 +17,10 @@
 #                            the plugin and the config are the same
 #   KCFI_BOOT_CACHE          where boot-check keeps the patched source tree
 #                            (default /var/cache/kcfi-boot)
-#   BENCH_JOBS      make -j of the kernel builds (default 2)
+#   BENCH_JOBS      make -j of the kernel builds (default 2), shared by the
+#                   two builds of a pair
+#   BENCH_PAIRED    1 (default): build gcc beside kcfi-gcc and clang beside
+#                   clang-cfi at the same time; 0: one build after another
 #   BENCH_UNITS     units in the per-unit sample (default 60; 0 = all)
 #   BENCH_SEED      seed of that sample (default 16)
 #   BENCH_REPS      runs of each compiler per unit, in turns (default 3)
@@ -43,6 +46,8 @@ CLANG=${BENCH_CLANG:-clang-19}
 VARIANTS=${BENCH_VARIANTS:-"gcc kcfi-gcc clang clang-cfi"}
 STEPS=${BENCH_STEPS:-"build measure summary"}
 KTREE=${BENCH_KCFI_TREE:-$CACHE/kcfi-gcc}
+# How the builds were made (part of their cache key): -j and side by side.
+BUILD_TAG="-j$JOBS paired=${BENCH_PAIRED:-1}"
 
 log() { printf 'bench-kernel: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -88,7 +93,7 @@ cc_of() {
 key() {
 	local v=$1 cc
 	cc=$(cc_of "$v")
-	{ echo "$v $JOBS"; "${cc##*/}" --version 2>/dev/null | head -1; gcc --version | head -1
+	{ echo "$v $BUILD_TAG"; "${cc##*/}" --version 2>/dev/null | head -1; gcc --version | head -1
 	  [ "$v" = kcfi-gcc ] && cat "$build/kcfi-gcc" "$build/kcfi-as" \
 		"$build/prepass/plugins/x86_64-linux-gnu/kcfi.so"
 	  cat "$BOOT_CACHE/src-cc/stamp"; frags "$v" | xargs cat; } | sha256sum | cut -c1-16
@@ -284,8 +289,31 @@ need_tools || exit 1
 mkdir -p "$CACHE/tmp" || die "cannot write $CACHE"
 step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# Whole-build CPU ratios need both builds of a ratio to run under the same
+# load: on this shared 2-core machine a build made alone and one made beside
+# another job differ by more than the effect measured.  So each pair (gcc
+# with kcfi-gcc, clang with clang-cfi) is built at the same time, each with
+# half the jobs: every moment of one build has the other beside it.
+pair_of() { case $1 in gcc) echo kcfi-gcc ;; clang) echo clang-cfi ;; esac; }
 if step build; then
-	for v in $VARIANTS; do build_kernel "$v" || die "$v: kernel build failed"; done
+	done_v=" "
+	for v in $VARIANTS; do
+		case $done_v in *" $v "*) continue ;; esac
+		p=$(pair_of "$v")
+		case " $VARIANTS " in *" $p "*) ;; *) p= ;; esac
+		if [ -n "$p" ] && [ "${BENCH_PAIRED:-1}" = 1 ] && ! { built "$v" && built "$p"; }; then
+			half=$(( JOBS > 1 ? JOBS / 2 : 1 ))
+			log "building $v and $p side by side, make -j$half each"
+			JOBS=$half build_kernel "$v" & pv=$!
+			JOBS=$half build_kernel "$p" & pp=$!
+			wait "$pv" || die "$v: kernel build failed"
+			wait "$pp" || die "$p: kernel build failed"
+			done_v="$done_v$v $p "
+		else
+			build_kernel "$v" || die "$v: kernel build failed"
+			done_v="$done_v$v "
+		fi
+	done
 fi
 
 if step measure; then
@@ -332,7 +360,7 @@ RSSW=$(ratio "${RSS_REWRITE:-n/a}" "${RSS_GAS:-n/a}")
 # verdict EXPR: holds/FAILS, or n/a when a number is missing.
 verdict() { case $1 in *n/a*) echo n/a ;; *) awk "BEGIN { exit !($1) }" && echo holds || echo FAILS ;; esac; }
 echo
-echo "Whole builds (vmlinux, small x86_64 profile, make -j$JOBS), CPU s user+sys, one build each:"
+echo "Whole builds (vmlinux, small x86_64 profile, $BUILD_TAG), CPU s user+sys, one build each:"
 printf '  gcc %s  kcfi-gcc %s  clang-19 %s  clang-19 kcfi %s\n' "$G" "$K" "$C" "$CC"
 echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs;" \
 	"kcfi-gcc's command lines from $KTREE): $CACHE/units.txt"

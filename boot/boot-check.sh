@@ -65,7 +65,9 @@ mkdir -p "$OUT"
 # name:arch:route:hash:modes.  route cc = make CC=<triple>-kcfi-gcc on the
 # tree with boot/patches; route as = make AS=kcfi-as on the tree that also
 # has boot/patches-as.  modes: strict (CFI_PERMISSIVE=n) and/or permissive,
-# built one after the other in the same build directory.
+# built one after the other in the same build directory.  A row whose name
+# has a fragment, config/row-NAME.config, gets it after the arch's (arm:
+# Thumb-2 or ARM state).
 # The defconfig profile builds each kernel once (trapping), riscv64 also
 # through route as, and x86_64 also with plain gcc (route plain: no kcfi, not
 # booted) so that objtool's warnings on our build can be compared with it.
@@ -74,6 +76,7 @@ MATRIX="
 arm64:arm64:cc:fnv1a:strict,permissive
 riscv64:riscv64:cc:fnv1a:strict,permissive
 arm:arm:cc:fnv1a:strict,permissive
+arm-armstate:arm:cc:fnv1a:strict
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "
@@ -172,6 +175,7 @@ build_variant() {
 		frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
 		[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
 		frags+=("$here/config/common.config" "$here/config/$arch.config")
+		[ -f "$here/config/row-$name.config" ] && frags+=("$here/config/row-$name.config")
 	else
 		base=defconfig
 		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
@@ -239,6 +243,7 @@ build_variant() {
 	fi > "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
 	local -a want=("${frags[@]}")
 	[ "$BOOT_CONFIG" = small ] && want=("$here/config/common.config" "$here/config/$arch.config" "${frags[-1]}")
+	[ "$BOOT_CONFIG" = small ] && [ -f "$here/config/row-$name.config" ] && want+=("$here/config/row-$name.config")
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
 	log "$name/$mode: building ${targets[*]}"
