@@ -142,6 +142,21 @@ ratio() { case $1$2 in *n/a*|"") echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN {
 # text VARIANT: the size of .text in vmlinux.o (vmlinux's own .text is
 # padded to a 2 MiB boundary here: 4 MiB with and without CFI).
 text() { built "$1" && size -A "$CACHE/$1/vmlinux.o" | awk '$1 == ".text" { print $2 }' || echo n/a; }
+# text_parts VARIANT: "FUNCS PREAMBLES CHECKS" of VARIANT's vmlinux.o: the
+# functions in .text (without the __cfi_ ones), the __cfi_ preambles and
+# the checks (.kcfi_traps entries, 4 bytes each), to tell what the growth
+# is made of: the -fpatchable-function-entry prefix every function gets
+# with FineIBT, the preambles' movl, the checks, and the code around them.
+text_parts() {
+	built "$1" || { echo "n/a n/a n/a"; return; }
+	local o=$CACHE/$1/vmlinux.o ndx f p c
+	ndx=$(readelf -SW "$o" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text .*/\1/p')
+	read -r f p < <(readelf -sW "$o" | awk -v ndx="$ndx" '
+		$4 == "FUNC" && $7 == ndx { if ($8 ~ /^__cfi_/) p++; else f++ }
+		END { print f + 0, p + 0 }')
+	c=$(size -A "$o" | awk '$1 == ".kcfi_traps" { print $2 / 4 }')
+	echo "$f $p ${c:-0}"
+}
 growth() { case $1$2 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a - b) * 100 / b }' ;; esac; }
 
 # ---- per-unit measurements ---------------------------------------------------
@@ -365,6 +380,12 @@ printf '  gcc %s  kcfi-gcc %s  clang-19 %s  clang-19 kcfi %s\n' "$G" "$K" "$C" "
 echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs;" \
 	"kcfi-gcc's command lines from $KTREE): $CACHE/units.txt"
 echo ".text bytes (vmlinux.o): gcc $TG  kcfi-gcc $TK  clang $TC  clang-cfi $TCC"
+read -r FG _ _ < <(text_parts gcc); read -r FK PK CK < <(text_parts kcfi-gcc)
+read -r FC _ _ < <(text_parts clang); read -r FCC PCC CCC < <(text_parts clang-cfi)
+bytes() { case $1$2 in *n/a*) echo n/a ;; *) echo $(( $1 - $2 )) ;; esac; }
+echo ".text growth in bytes, what it is made of (functions without/with CFI, preambles, checks):"
+echo "  ours  $(bytes "$TK" "$TG") (functions $FG/$FK, preambles $PK, checks $CK)"
+echo "  clang $(bytes "$TCC" "$TC") (functions $FC/$FCC, preambles $PCC, checks $CCC)"
 echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes, min of $REPS):" \
 	"kcfi-as with its gas $RSS_KCFI KiB, its rewrite alone $RSS_REWRITE KiB, gas alone $RSS_GAS KiB"
 echo "Ten dearest units (CPU ms, min of $REPS; extra = kcfi-gcc - gcc; cc1 = kcfi-gcc -S - gcc -S;"

@@ -12,6 +12,7 @@
 #                    x86_64; slow, see doc/kernel.md)
 #   BOOT_ARCHES      default "x86_64 arm64 riscv64"
 #   BOOT_VARIANTS    restrict to these variant names (default: all of the arches)
+#   BOOT_MODES       restrict to these modes, strict and/or permissive (default: the rows')
 #   KCFI_BOOT_CACHE  kernel sources and build dirs (default /var/cache/kcfi-boot,
 #                    or ~/.cache/kcfi-boot when that is not writable)
 #   BOOT_GCC_VERSION N: build with gcc-N through kcfi-gcc-N and the gcc-N
@@ -307,6 +308,9 @@ for line in $MATRIX; do
 		continue
 	fi
 	for mode in ${modes//,/ }; do
+		if [ -n "${BOOT_MODES:-}" ]; then
+			case " $BOOT_MODES " in *" $mode "*) ;; *) continue ;; esac
+		fi
 		t0=$SECONDS
 		built=no booted=- report=- typeid=- matched=- verdict=FAIL PROOF=-
 		if prepare_tree "$tree" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then

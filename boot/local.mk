@@ -3,12 +3,16 @@
 # BOOT_CONFIG the profile: small (tinyconfig-based, CI) or defconfig.
 EXTRA_DIST += boot/boot-check.sh boot/lib.sh boot/init.c boot/config boot/module \
 	boot/patches boot/patches-as
-BOOT_ARCHES ?= x86_64 arm64 riscv64
+BOOT_ARCHES ?= x86_64 arm64 riscv64 arm
 BOOT_CONFIG ?= small
 # BOOT_GCC_VERSION=11 (with BOOT_ARCHES=x86_64): gcc-11 through kcfi-gcc-11.
 BOOT_GCC_VERSION ?=
+# BOOT_VARIANTS (row names) and BOOT_MODES (strict, permissive) narrow the matrix.
+BOOT_VARIANTS ?=
+BOOT_MODES ?=
 .PHONY: boot-check
 boot-check: all
 	BOOT_ARCHES='$(BOOT_ARCHES)' BOOT_CONFIG='$(BOOT_CONFIG)' \
+	  BOOT_VARIANTS='$(BOOT_VARIANTS)' BOOT_MODES='$(BOOT_MODES)' \
 	  BOOT_GCC_VERSION='$(BOOT_GCC_VERSION)' KCFI_BUILDDIR='$(abs_top_builddir)' \
 	  bash $(srcdir)/boot/boot-check.sh
