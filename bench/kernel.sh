@@ -317,6 +317,9 @@ if step build; then
 		p=$(pair_of "$v")
 		case " $VARIANTS " in *" $p "*) ;; *) p= ;; esac
 		if [ -n "$p" ] && [ "${BENCH_PAIRED:-1}" = 1 ] && ! { built "$v" && built "$p"; }; then
+			# Both again, even if one is cached: a ratio of builds
+			# made at different times is what pairing avoids.
+			rm -f "$CACHE/$v/bench-key" "$CACHE/$p/bench-key"
 			half=$(( JOBS > 1 ? JOBS / 2 : 1 ))
 			log "building $v and $p side by side, make -j$half each"
 			JOBS=$half build_kernel "$v" & pv=$!

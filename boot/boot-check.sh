@@ -10,7 +10,7 @@
 #   BOOT_CONFIG      small (default: tinyconfig-based, in CI) or defconfig (each
 #                    arch's defconfig with SMP, modules, BPF JIT, FineIBT on
 #                    x86_64; slow, see doc/kernel.md)
-#   BOOT_ARCHES      default "x86_64 arm64 riscv64"
+#   BOOT_ARCHES      default "x86_64 arm64 riscv64 arm"
 #   BOOT_VARIANTS    restrict to these variant names (default: all of the arches)
 #   BOOT_MODES       restrict to these modes, strict and/or permissive (default: the rows')
 #   KCFI_BOOT_CACHE  kernel sources and build dirs (default /var/cache/kcfi-boot,
@@ -28,7 +28,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
-BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64"}
+BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64 arm"}
 BOOT_JOBS=${BOOT_JOBS:-2}
 BOOT_CONFIG=${BOOT_CONFIG:-small}
 case $BOOT_CONFIG in
@@ -172,11 +172,13 @@ build_variant() {
 	[ "$route" = plain ] && tree=cc		# 0001 changes nothing without CFI
 	arch_vars "$arch" || return 1
 	local O=$BUILDS/$name img=$BUILDS/$name/images/$mode frags=() base=allnoconfig
+	local row=$here/config/row-$name.config
+	[ -f "$row" ] || row=
 	if [ "$BOOT_CONFIG" = small ]; then
 		frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
 		[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
 		frags+=("$here/config/common.config" "$here/config/$arch.config")
-		[ -f "$here/config/row-$name.config" ] && frags+=("$here/config/row-$name.config")
+		[ -n "$row" ] && frags+=("$row")
 	else
 		base=defconfig
 		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
@@ -244,7 +246,7 @@ build_variant() {
 	fi > "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
 	local -a want=("${frags[@]}")
 	[ "$BOOT_CONFIG" = small ] && want=("$here/config/common.config" "$here/config/$arch.config" "${frags[-1]}")
-	[ "$BOOT_CONFIG" = small ] && [ -f "$here/config/row-$name.config" ] && want+=("$here/config/row-$name.config")
+	[ "$BOOT_CONFIG" = small ] && [ -n "$row" ] && want+=("$row")
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
 	log "$name/$mode: building ${targets[*]}"
