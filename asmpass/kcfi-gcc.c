@@ -294,6 +294,18 @@ static bool x86_32(const struct driver *d)
 	return x86_32_mode(d->triple, d->x86.mode);
 }
 
+/* The register x86_64's check reads a retpoline call's target from: Linux
+ * rewrites checked thunk calls for FineIBT assuming %r11, so kcfi-as moves
+ * every other target there.  The plugin lets the register allocator put it
+ * there first (prepass/call-reg.cc), as LLVM does: 3 bytes less a check. */
+static const char *x86_call_reg(const struct driver *d)
+{
+	const char *ib = d->x86.indirect_branch;
+	if (!x86_triple(d->triple) || x86_32(d) || !ib || !strncmp(ib, "keep", 5))
+		return NULL;
+	return "r11";
+}
+
 /* Typed stubs for library functions (doc/extern-stubs.md) serve programs
  * linked against uninstrumented libraries; where that cannot be what the
  * user means, say so rather than build something else. */
@@ -861,6 +873,8 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-Wa,--kcfi-normalize-integers");
 	if (d->extern_stubs)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
+	if (x86_call_reg(d))
+		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", x86_call_reg(d)));
 	if (d->cs_prefix)
 		push(out, "-Wa,--kcfi-cs-prefix");
 	if (d->asm_only && !d->annotated)

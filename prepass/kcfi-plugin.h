@@ -128,5 +128,9 @@ unsigned kcfi_summarize_calls (function *);
 unsigned kcfi_guard_tail_merge (function *);
 unsigned kcfi_mark_calls (function *);		/* rtl-passes.cc */
 unsigned kcfi_emit_directives (function *);
+bool kcfi_checked_call_p (rtx_insn *call);
+unsigned kcfi_pin_call_targets (function *);	/* call-reg.cc */
+extern int kcfi_call_regno;		/* -fplugin-arg-kcfi-call-reg=REG */
+int kcfi_parse_call_reg (const char *name);
 
 #endif

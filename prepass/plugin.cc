@@ -17,6 +17,8 @@
  *   after "einline" (cc1)      ICF guard                       gimple-passes.cc
  *   before "pre"               tail-merge guard                gimple-passes.cc
  *   after "expand"             call markers                    rtl-passes.cc
+ *   before "ira"               checked calls' targets into the call-reg.cc
+ *                              register kcfi-gcc names
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
  *   PLUGIN_PRAGMAS (cc1, C),   typeinfo builtin macros         typeinfo.cc
@@ -386,6 +388,9 @@ static plugin_info kcfi_info = {
   "only declares are reached through typed stubs (doc/extern-stubs.md)\n"
   "  -fplugin-arg-kcfi-follow-lto  only in lto1, only on code from units "
   "compiled with the plugin (link lines without -fsanitize=kcfi)\n"
+  "  -fplugin-arg-kcfi-call-reg=REG   checked calls take their target in "
+  "REG, the register the check reads it from (kcfi-gcc: %r11 behind x86_64 "
+  "retpoline thunks)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
   "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
@@ -427,6 +432,12 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	}
       if (!strcmp (a.key, "follow-lto") && !a.value)
 	continue;
+      if (!strcmp (a.key, "call-reg") && a.value)
+	{
+	  if ((kcfi_call_regno = kcfi_parse_call_reg (a.value)) < 0)
+	    return 1;
+	  continue;
+	}
       if (!strcmp (a.key, "transparent-union") && a.value
 	  && (!strcmp (a.value, "member") || !strcmp (a.value, "union")))
 	{
@@ -439,7 +450,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	{
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
 		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
-		 "%<extern-stubs%>, %<follow-lto%> and %<stats%> are known",
+		 "%<call-reg=REG%>, %<extern-stubs%>, %<follow-lto%> and "
+		 "%<stats%> are known",
 		 name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;
@@ -470,6 +482,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
     (name, "kcfi_tail_merge", PROP_cfg, "pre", PASS_POS_INSERT_BEFORE);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_mark_calls>
     (name, "kcfi_mark", PROP_rtl, "expand", PASS_POS_INSERT_AFTER);
+  add_pass<RTL_PASS, rtl_opt_pass, kcfi_pin_call_targets>
+    (name, "kcfi_call_reg", PROP_rtl, "ira", PASS_POS_INSERT_BEFORE);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_emit_directives>
     (name, "kcfi_emit", PROP_rtl, "shorten", PASS_POS_INSERT_BEFORE);
   return 0;

@@ -66,6 +66,14 @@ call_marker (rtx_insn *call)
   return marker_in (call, 0, MARK_DIRECT);
 }
 
+/* Does CALL get a check: a type of its own, neither direct nor exempt?  */
+bool
+kcfi_checked_call_p (rtx_insn *call)
+{
+  int mark = call_marker (call);
+  return mark > 0 && mark != MARK_DIRECT;
+}
+
 /* The hard register CALL passes its static chain in, from its chain
    marker; -1 if none.  */
 static int
