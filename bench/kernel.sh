@@ -3,7 +3,11 @@
 # gcc and beside Clang's own KCFI (doc/performance.md).  Four builds of the
 # small boot profile's x86_64 kernel (boot/config, tinyconfig-based) from the
 # source tree boot-check prepared: gcc, kcfi-gcc with CONFIG_CFI_CLANG=y,
-# clang-19 with and without CONFIG_CFI_CLANG.  Then, on those builds:
+# clang-19 with and without CONFIG_CFI_CLANG; and the CFI config once more
+# with each compiler but without -fsanitize=kcfi (to vmlinux.o: nothing
+# defines the __kcfi_typeid_ symbols the kernel's assembly refers to), which
+# splits .text growth into what the config costs (FineIBT pads every
+# function) and what KCFI's own code costs.  Then, on those builds:
 # whole-build CPU, per-unit compile CPU (units recompiled with their own
 # command lines, kcfi-gcc and gcc in turns), vmlinux .text growth, kcfi-as's
 # peak RSS against gas on the largest unit, where the time goes in the ten
@@ -24,8 +28,9 @@
 #   BENCH_UNITS     units in the per-unit sample (default 60; 0 = all)
 #   BENCH_SEED      seed of that sample (default 16)
 #   BENCH_REPS      runs of each compiler per unit, in turns (default 3)
-#   BENCH_VARIANTS  the builds to make (default "gcc kcfi-gcc clang clang-cfi";
-#                   a metric whose build is missing is shown as n/a)
+#   BENCH_VARIANTS  the builds to make (default "gcc kcfi-gcc clang clang-cfi
+#                   gcc-cfi-config clang-cfi-config"; a metric whose build
+#                   is missing is shown as n/a)
 #   BENCH_STEPS     default "build measure summary"; measure writes
 #                   $CACHE/measure.env and the unit tables, summary reads them
 #   BENCH_KCFI_TREE a kcfi-gcc kernel build whose .cmd files give the units'
@@ -43,7 +48,7 @@ UNITS=${BENCH_UNITS:-60}
 SEED=${BENCH_SEED:-16}
 REPS=${BENCH_REPS:-3}
 CLANG=${BENCH_CLANG:-clang-19}
-VARIANTS=${BENCH_VARIANTS:-"gcc kcfi-gcc clang clang-cfi"}
+VARIANTS=${BENCH_VARIANTS:-"gcc kcfi-gcc clang clang-cfi gcc-cfi-config clang-cfi-config"}
 STEPS=${BENCH_STEPS:-"build measure summary"}
 KTREE=${BENCH_KCFI_TREE:-$CACHE/kcfi-gcc}
 # How the builds were made (part of their cache key): -j and side by side.
@@ -85,17 +90,38 @@ cc_of() {
 	case $1 in
 	gcc) echo gcc ;;
 	kcfi-gcc) echo "$build/kcfi-gcc" ;;
+	gcc-cfi-config) echo "$CACHE/bin/gcc-nokcfi" ;;
+	clang-cfi-config) echo "$CACHE/bin/$CLANG-nokcfi" ;;
 	clang*) echo "$CLANG" ;;
 	esac
 }
+
+# nokcfi_wrapper CC: $CACHE/bin/CC-nokcfi, CC without the KCFI options, so
+# that the CFI config (Kconfig asks the compiler for -fsanitize=kcfi) is
+# built with everything it brings except KCFI's code.
+nokcfi_wrapper() {
+	mkdir -p "$CACHE/bin" && cat > "$CACHE/bin/$1-nokcfi.tmp" <<-EOW && chmod +x "$CACHE/bin/$1-nokcfi.tmp" &&
+	#!/bin/bash
+	# $1 without -fsanitize=kcfi and its sub-options (bench/kernel.sh).
+	a=()
+	for x; do case \$x in -fsanitize=kcfi|-fsanitize-kcfi*|-fsanitize-cfi-*) ;; *) a+=("\$x") ;; esac; done
+	exec $1 "\${a[@]}"
+	EOW
+	mv "$CACHE/bin/$1-nokcfi.tmp" "$CACHE/bin/$1-nokcfi"
+}
+
+# target_of VARIANT: what its make builds.
+target_of() { case $1 in *-cfi-config) echo vmlinux.o ;; *) echo vmlinux ;; esac; }
 
 # key VARIANT: what the build depends on; the same key reuses the build.
 key() {
 	local v=$1 cc
 	cc=$(cc_of "$v")
-	{ echo "$v $BUILD_TAG"; "${cc##*/}" --version 2>/dev/null | head -1; gcc --version | head -1
+	local base=${cc##*/}
+	{ echo "$v $BUILD_TAG"; "${base%-nokcfi}" --version 2>/dev/null | head -1; gcc --version | head -1
 	  [ "$v" = kcfi-gcc ] && cat "$build/kcfi-gcc" "$build/kcfi-as" \
 		"$build/prepass/plugins/x86_64-linux-gnu/kcfi.so"
+	  case $v in *-cfi-config) cat "$cc" ;; esac
 	  cat "$BOOT_CACHE/src-cc/stamp"; frags "$v" | xargs cat; } | sha256sum | cut -c1-16
 }
 
@@ -113,7 +139,7 @@ build_kernel() {
 build_kernel_locked() {
 	local v=$1 O=$CACHE/$1 k cc
 	k=$(key "$v")
-	if [ -f "$O/vmlinux" ] && [ "$(cat "$O/bench-key" 2>/dev/null)" = "$k" ]; then
+	if [ -f "$O/$(target_of "$v")" ] && [ "$(cat "$O/bench-key" 2>/dev/null)" = "$k" ]; then
 		log "$v: cached build $k"
 		return 0
 	fi
@@ -127,8 +153,8 @@ build_kernel_locked() {
 	*cfi*) grep -qx CONFIG_CFI_CLANG=y "$O/.config" || { log "$v: CONFIG_CFI_CLANG did not stick"; return 1; } ;;
 	*) ! grep -q '^CONFIG_CFI_CLANG=y' "$O/.config" || { log "$v: CONFIG_CFI_CLANG is on"; return 1; } ;;
 	esac
-	log "$v: building vmlinux (${mk[*]}), log $O/build.log"
-	(cd "$O" && /usr/bin/time -f '%U %S %e' -o "$O/cpu.txt" "${mk[@]}" vmlinux) \
+	log "$v: building $(target_of "$v") (${mk[*]}), log $O/build.log"
+	(cd "$O" && /usr/bin/time -f '%U %S %e' -o "$O/cpu.txt" "${mk[@]}" "$(target_of "$v")") \
 		> "$O/build.log" 2>&1 || { log "$v: build failed, last lines of $O/build.log:"; tail -n 20 "$O/build.log" >&2; return 1; }
 	log "$v: built, user sys wall: $(cat "$O/cpu.txt")"
 	echo "$k" > "$O/bench-key"
@@ -161,14 +187,21 @@ growth() { case $1$2 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { p
 
 # ---- per-unit measurements ---------------------------------------------------
 # unit_cmd VARIANT OBJ: the command line that built OBJ in VARIANT's tree.
+# Variant gcc-same is plain gcc on kcfi-gcc's line without the KCFI options:
+# the unit with the same config and flags, so that only KCFI differs.
 unit_cmd() {
 	local f cc
 	f=$(tree_of "$1")/$(dirname "$2")/.$(basename "$2").cmd
 	cc=$(cc_of "$1")
-	sed -n "1s|^savedcmd_$2 := [^ ]* |$cc |p" "$f"
+	if [ "$1" = gcc-same ]; then
+		sed -n -e "1s|^savedcmd_$2 := [^ ]* |gcc |" \
+			-e '1s/ -fsanitize=kcfi\( \|$\)/ /g' -e '1s/ -fsanitize-\(kcfi\|cfi\)-[^ ]*//g' -e 1p "$f"
+	else
+		sed -n "1s|^savedcmd_$2 := [^ ]* |$cc |p" "$f"
+	fi
 }
 # tree_of VARIANT: the build dir whose command lines VARIANT's units use.
-tree_of() { if [ "$1" = kcfi-gcc ]; then echo "$KTREE"; else echo "$CACHE/$1"; fi; }
+tree_of() { case $1 in kcfi-gcc|gcc-same) echo "$KTREE" ;; *) echo "$CACHE/$1" ;; esac; }
 
 # units: the C units both gcc and kcfi-gcc compiled (objects with a .c source).
 units() {
@@ -203,24 +236,26 @@ cpu_run() {
 	(cd "$(tree_of "$v")" && "$build/bench/cpu-ms" "$@" 2>&1 >/dev/null | sed -n 's/^cpu-ms: //p')
 }
 
-# per_unit: $REPS runs of each sampled unit, kcfi-gcc and gcc in turns;
-# writes "OBJ MIN_KCFI MIN_GCC RATIO" lines to $CACHE/units.txt.
+# per_unit: $REPS runs of each sampled unit, kcfi-gcc, gcc and gcc-same in
+# turns; writes "OBJ MIN_KCFI MIN_GCC RATIO MIN_SAME RATIO_SAME" lines to
+# $CACHE/units.txt.  The first ratio is against the build without CFI (the
+# config's own cost is in it: FineIBT's padding makes GCC give up IPA-RA,
+# which saves it time), the second against the same flags without KCFI.
 per_unit() {
-	local obj a b tmp=$CACHE/tmp
+	local obj a b c tmp=$CACHE/tmp
 	mkdir -p "$tmp"
 	: > "$CACHE/units.txt"
 	while IFS= read -r obj; do
-		local ka=() ga=()
+		local ka=() ga=() sa=()
 		for _ in $(seq "$REPS"); do
 			argv_of kcfi-gcc "$obj" -c "$tmp/k.o" && a=$(cpu_run kcfi-gcc "${ARGV[@]}")
 			argv_of gcc "$obj" -c "$tmp/g.o" && b=$(cpu_run gcc "${ARGV[@]}")
-			ka+=("$a") ga+=("$b")
+			argv_of gcc-same "$obj" -c "$tmp/s.o" && c=$(cpu_run gcc-same "${ARGV[@]}")
+			ka+=("$a") ga+=("$b") sa+=("$c")
 		done
-		printf '%s\n' "${ka[@]}" | sort -g | head -1 > "$tmp/ka"
-		printf '%s\n' "${ga[@]}" | sort -g | head -1 > "$tmp/ga"
-		a=$(cat "$tmp/ka") b=$(cat "$tmp/ga")
-		[ -n "$a" ] && [ -n "$b" ] || { log "unit $obj: no time (failed?)"; continue; }
-		echo "$obj $a $b $(ratio "$a" "$b")" >> "$CACHE/units.txt"
+		a=$(least "${ka[@]}") b=$(least "${ga[@]}") c=$(least "${sa[@]}")
+		[ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { log "unit $obj: no time (failed?)"; continue; }
+		echo "$obj $a $b $(ratio "$a" "$b") $c $(ratio "$a" "$c")" >> "$CACHE/units.txt"
 	done
 }
 
@@ -302,6 +337,7 @@ need_tools || exit 1
 [ -f "$SRC/Makefile" ] && [ -f "$BOOT_CACHE/src-cc/stamp" ] ||
 	die "no patched Linux tree at $SRC: run BOOT_ARCHES=x86_64 make boot-check once (it extracts and patches linux-source-6.12)"
 mkdir -p "$CACHE/tmp" || die "cannot write $CACHE"
+nokcfi_wrapper gcc && nokcfi_wrapper "$CLANG" || die "cannot write $CACHE/bin"
 step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # Whole-build CPU ratios need both builds of a ratio to run under the same
@@ -309,7 +345,7 @@ step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 # another job differ by more than the effect measured.  So each pair (gcc
 # with kcfi-gcc, clang with clang-cfi) is built at the same time, each with
 # half the jobs: every moment of one build has the other beside it.
-pair_of() { case $1 in gcc) echo kcfi-gcc ;; clang) echo clang-cfi ;; esac; }
+pair_of() { case $1 in gcc) echo kcfi-gcc ;; clang) echo clang-cfi ;; gcc-cfi-config) echo clang-cfi-config ;; esac; }
 if step build; then
 	done_v=" "
 	for v in $VARIANTS; do
@@ -344,6 +380,7 @@ if step measure; then
 	log "per-unit: $nsample of $nunits units (seed $SEED), $REPS runs each of kcfi-gcc and gcc in turns"
 	per_unit < "$CACHE/sample.txt"
 	read -r P90 MED WORST < <(awk '{ print $4 }' "$CACHE/units.txt" | quantiles)
+	read -r P90S MEDS WORSTS < <(awk '{ print $6 }' "$CACHE/units.txt" | quantiles)
 
 	as_argv kcfi-gcc; KASARGV=("${ASARGV[@]}")
 	as_argv gcc; GASARGV=("${ASARGV[@]}")
@@ -359,7 +396,7 @@ if step measure; then
 
 	log "per-call cost (bench/indirect-call.sh)"
 	bash "$here/indirect-call.sh" "$build" > "$CACHE/calls.txt" || log "indirect-call.sh failed"
-	declare -p nunits nsample P90 MED WORST RSS_UNIT RSS_KCFI RSS_GAS RSS_REWRITE KTREE SEED REPS \
+	declare -p nunits nsample P90 MED WORST P90S MEDS WORSTS RSS_UNIT RSS_KCFI RSS_GAS RSS_REWRITE KTREE SEED REPS \
 		> "$CACHE/measure.env"
 fi
 
@@ -372,6 +409,12 @@ G=$(build_cpu gcc) K=$(build_cpu kcfi-gcc) C=$(build_cpu clang) CC=$(build_cpu c
 R1=$(ratio "$K" "$G") R2=$(ratio "$CC" "$G") RC=$(ratio "$CC" "$C")
 TG=$(text gcc) TK=$(text kcfi-gcc) TC=$(text clang) TCC=$(text clang-cfi)
 G1=$(growth "$TK" "$TG") G2=$(growth "$TCC" "$TC")
+# The growth in two parts, both in % of the build without CFI: the CFI
+# config compiled without KCFI's code, then KCFI's code (preambles, checks).
+TGX=$(text gcc-cfi-config) TCX=$(text clang-cfi-config)
+part() { case $1$2$3 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { printf "%.2f", (a - b) * 100 / c }' ;; esac; }
+GC1=$(part "$TGX" "$TG" "$TG") GK1=$(part "$TK" "$TGX" "$TG")
+GC2=$(part "$TCX" "$TC" "$TC") GK2=$(part "$TCC" "$TCX" "$TC")
 RSSR=$(ratio "${RSS_KCFI:-n/a}" "${RSS_GAS:-n/a}")
 RSSW=$(ratio "${RSS_REWRITE:-n/a}" "${RSS_GAS:-n/a}")
 
@@ -389,6 +432,11 @@ bytes() { case $1$2 in *n/a*) echo n/a ;; *) echo $(( $1 - $2 )) ;; esac; }
 echo ".text growth in bytes, what it is made of (functions without/with CFI, preambles, checks):"
 echo "  ours  $(bytes "$TK" "$TG") (functions $FG/$FK, preambles $PK, checks $CK)"
 echo "  clang $(bytes "$TCC" "$TC") (functions $FC/$FCC, preambles $PCC, checks $CCC)"
+echo ".text growth in two parts (% of the build without CFI): the CFI config built without"
+echo "-fsanitize=kcfi (FineIBT's function padding and alignment, the config's code, and what"
+echo "the padding does to the compiler: GCC gives up IPA-RA), then KCFI's own code on top:"
+echo "  ours  config $(bytes "$TGX" "$TG") B ($GC1%), KCFI code $(bytes "$TK" "$TGX") B ($GK1%)"
+echo "  clang config $(bytes "$TCX" "$TC") B ($GC2%), KCFI code $(bytes "$TCC" "$TCX") B ($GK2%)"
 echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes, min of $REPS):" \
 	"kcfi-as with its gas $RSS_KCFI KiB, its rewrite alone $RSS_REWRITE KiB, gas alone $RSS_GAS KiB"
 echo "Ten dearest units (CPU ms, min of $REPS; extra = kcfi-gcc - gcc; cc1 = kcfi-gcc -S - gcc -S;"
@@ -403,9 +451,11 @@ echo
 printf '%-46s %-16s %-10s %s\n' metric measured goal verdict
 printf '%-46s %-16s %-10s %s\n' "build CPU kcfi-gcc/gcc" "$R1" "<= 1.01" "$(verdict "$R1 <= 1.01")"
 printf '%-46s %-16s %-10s %s\n' "per-unit kcfi-gcc/gcc p90 (median, worst)" "$P90 ($MED, $WORST)" "<= 1.05" "$(verdict "$P90 <= 1.05")"
+printf '%-46s %-16s %-10s %s\n' "  the same, gcc with kcfi-gcc's flags" "${P90S:-n/a} (${MEDS:-n/a}, ${WORSTS:-n/a})" "<= 1.05" "$(verdict "${P90S:-n/a} <= 1.05")"
 printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/clang-nocfi, ours beside" "$RC vs $R1" "ours lower" "$(verdict "$R1 < $RC")"
 printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/gcc" "$R2" "-" "-"
 printf '%-46s %-16s %-10s %s\n' ".text growth ours vs clang" "$G1% vs $G2%" "ours <=" "$(verdict "$G1 <= $G2")"
+printf '%-46s %-16s %-10s %s\n' "  of it KCFI's own code, same config" "$GK1% vs $GK2%" "ours <=" "$(verdict "$GK1 <= $GK2")"
 printf '%-46s %-16s %-10s %s\n' "checked-call instructions ours vs clang" "$CALL_OURS vs $CALL_CLANG" "ours <=" "$(verdict "${CALL_OURS:-n/a} <= ${CALL_CLANG:-n/a}")"
 printf '%-46s %-16s %-10s %s\n' "kcfi-as peak RSS / gas (with its gas)" "${RSSR}x" "<= 1.0x" "$(verdict "$RSSR <= 1.0")"
 printf '%-46s %-16s %-10s %s\n' "kcfi-as rewrite alone peak RSS / gas" "${RSSW}x" "-" "-"
