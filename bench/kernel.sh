@@ -110,8 +110,10 @@ nokcfi_wrapper() {
 	mv "$CACHE/bin/$1-nokcfi.tmp" "$CACHE/bin/$1-nokcfi"
 }
 
-# target_of VARIANT: what its make builds.
-target_of() { case $1 in *-cfi-config) echo vmlinux.o ;; *) echo vmlinux ;; esac; }
+# target_of VARIANT: what its make builds (vmlinux_o makes vmlinux.o), and
+# the file that is then there.
+target_of() { case $1 in *-cfi-config) echo vmlinux_o ;; *) echo vmlinux ;; esac; }
+made_by() { case $1 in *-cfi-config) echo vmlinux.o ;; *) echo vmlinux ;; esac; }
 
 # key VARIANT: what the build depends on; the same key reuses the build.
 key() {
@@ -139,7 +141,7 @@ build_kernel() {
 build_kernel_locked() {
 	local v=$1 O=$CACHE/$1 k cc
 	k=$(key "$v")
-	if [ -f "$O/$(target_of "$v")" ] && [ "$(cat "$O/bench-key" 2>/dev/null)" = "$k" ]; then
+	if [ -f "$O/$(made_by "$v")" ] && [ "$(cat "$O/bench-key" 2>/dev/null)" = "$k" ]; then
 		log "$v: cached build $k"
 		return 0
 	fi
@@ -153,7 +155,7 @@ build_kernel_locked() {
 	*cfi*) grep -qx CONFIG_CFI_CLANG=y "$O/.config" || { log "$v: CONFIG_CFI_CLANG did not stick"; return 1; } ;;
 	*) ! grep -q '^CONFIG_CFI_CLANG=y' "$O/.config" || { log "$v: CONFIG_CFI_CLANG is on"; return 1; } ;;
 	esac
-	log "$v: building $(target_of "$v") (${mk[*]}), log $O/build.log"
+	log "$v: building $(made_by "$v") (${mk[*]}), log $O/build.log"
 	(cd "$O" && /usr/bin/time -f '%U %S %e' -o "$O/cpu.txt" "${mk[@]}" "$(target_of "$v")") \
 		> "$O/build.log" 2>&1 || { log "$v: build failed, last lines of $O/build.log:"; tail -n 20 "$O/build.log" >&2; return 1; }
 	log "$v: built, user sys wall: $(cat "$O/cpu.txt")"
