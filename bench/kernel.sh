@@ -238,26 +238,41 @@ cpu_run() {
 	(cd "$(tree_of "$v")" && "$build/bench/cpu-ms" "$@" 2>&1 >/dev/null | sed -n 's/^cpu-ms: //p')
 }
 
-# per_unit: $REPS runs of each sampled unit, kcfi-gcc, gcc and gcc-same in
-# turns; writes "OBJ MIN_KCFI MIN_GCC RATIO MIN_SAME RATIO_SAME" lines to
-# $CACHE/units.txt.  The first ratio is against the build without CFI (the
-# config's own cost is in it: FineIBT's padding makes GCC give up IPA-RA,
-# which saves it time), the second against the same flags without KCFI.
+# per_unit: $REPS rounds for each sampled unit; a round compiles it with
+# kcfi-gcc, gcc and gcc-same back to back, in an order that rotates from
+# round to round.  This VM's speed drifts by tens of percent within minutes,
+# so a unit's ratio is the median of its rounds' ratios (the three runs of a
+# round see the same machine), not a ratio of minima taken at different
+# moments.  Writes "OBJ MIN_KCFI MIN_GCC RATIO MIN_SAME RATIO_SAME" lines
+# to $CACHE/units.txt, every run to $CACHE/units-raw.txt.  The first ratio
+# is against the build without CFI (what the CFI config changes in the unit
+# is in it: FineIBT's padding makes GCC give up IPA-RA, which saves it
+# time), the second against gcc with kcfi-gcc's own flags minus KCFI.
 per_unit() {
-	local obj a b c tmp=$CACHE/tmp
+	local obj tmp=$CACHE/tmp i v t
 	mkdir -p "$tmp"
 	: > "$CACHE/units.txt"
+	: > "$CACHE/units-raw.txt"
 	while IFS= read -r obj; do
-		local ka=() ga=() sa=()
-		for _ in $(seq "$REPS"); do
-			argv_of kcfi-gcc "$obj" -c "$tmp/k.o" && a=$(cpu_run kcfi-gcc "${ARGV[@]}")
-			argv_of gcc "$obj" -c "$tmp/g.o" && b=$(cpu_run gcc "${ARGV[@]}")
-			argv_of gcc-same "$obj" -c "$tmp/s.o" && c=$(cpu_run gcc-same "${ARGV[@]}")
-			ka+=("$a") ga+=("$b") sa+=("$c")
+		local -A run=()
+		local order=(kcfi-gcc gcc gcc-same) ok=1
+		for i in $(seq "$REPS"); do
+			for v in "${order[@]}"; do
+				argv_of "$v" "$obj" -c "$tmp/$v.o" && t=$(cpu_run "$v" "${ARGV[@]}")
+				[ -n "$t" ] || ok=
+				run[$v]=$t
+			done
+			echo "$obj $i ${run[kcfi-gcc]} ${run[gcc]} ${run[gcc-same]}" >> "$CACHE/units-raw.txt"
+			order=("${order[@]:1}" "${order[0]}")
 		done
-		a=$(least "${ka[@]}") b=$(least "${ga[@]}") c=$(least "${sa[@]}")
-		[ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { log "unit $obj: no time (failed?)"; continue; }
-		echo "$obj $a $b $(ratio "$a" "$b") $c $(ratio "$a" "$c")" >> "$CACHE/units.txt"
+		[ -n "$ok" ] || { log "unit $obj: no time (failed?)"; continue; }
+		awk -v o="$obj" '$1 == o { k[NR] = $3; g[NR] = $4; s[NR] = $5; n++
+				rg[n] = $3 / $4; rs[n] = $3 / $5 }
+			function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+			function least(a,   i, m) { for (i in a) if (m == "" || a[i] + 0 < m + 0) m = a[i]; return m }
+			END { printf "%s %s %s %.3f %s %.3f\n", o, least(k), least(g), med(rg, n), least(s), med(rs, n) }' \
+			"$CACHE/units-raw.txt" >> "$CACHE/units.txt"
 	done
 }
 
@@ -379,7 +394,7 @@ if step measure; then
 	[ "$nunits" -gt 0 ] || die "no C units found in $KTREE"
 	sample "$UNITS" < "$CACHE/units-all.txt" > "$CACHE/sample.txt"
 	nsample=$(wc -l < "$CACHE/sample.txt")
-	log "per-unit: $nsample of $nunits units (seed $SEED), $REPS runs each of kcfi-gcc and gcc in turns"
+	log "per-unit: $nsample of $nunits units (seed $SEED), $REPS rounds of kcfi-gcc, gcc and gcc-same"
 	per_unit < "$CACHE/sample.txt"
 	read -r P90 MED WORST < <(awk '{ print $4 }' "$CACHE/units.txt" | quantiles)
 	read -r P90S MEDS WORSTS < <(awk '{ print $6 }' "$CACHE/units.txt" | quantiles)
@@ -425,7 +440,7 @@ verdict() { case $1 in *n/a*) echo n/a ;; *) awk "BEGIN { exit !($1) }" && echo 
 echo
 echo "Whole builds (vmlinux, small x86_64 profile, $BUILD_TAG), CPU s user+sys, one build each:"
 printf '  gcc %s  kcfi-gcc %s  clang-19 %s  clang-19 kcfi %s\n' "$G" "$K" "$C" "$CC"
-echo "Per-unit ratios kcfi-gcc/gcc ($nsample of $nunits units, seed $SEED, min of $REPS interleaved runs;" \
+echo "Per-unit ratios kcfi-gcc/gcc and kcfi-gcc/gcc-same ($nsample of $nunits units, seed $SEED, median over $REPS rounds;" \
 	"kcfi-gcc's command lines from $KTREE): $CACHE/units.txt"
 echo ".text bytes (vmlinux.o): gcc $TG  kcfi-gcc $TK  clang $TC  clang-cfi $TCC"
 read -r FG _ _ < <(text_parts gcc); read -r FK PK CK < <(text_parts kcfi-gcc)
