@@ -25,9 +25,8 @@ ulimit -c 0
 
 extra=$(awk -v triple="$TT_TRIPLE" -f "$TT_HERE/dg-options.awk" "$src")
 # -w as execute.exp's default flags; dg-options come after the level, as
-# DejaGnu orders them.  A level may carry more options joined by commas
-# ("-O2,-mindirect-branch=thunk"): one word in the list of levels.
-flags="$(printf '%s' "$opt" | tr , ' ') -w $extra"
+# DejaGnu orders them.
+flags="$opt -w $extra"
 
 run() {
 	# run EXE: the outcome word of one execution.
