@@ -52,6 +52,8 @@ kcfi_pin_call_targets (function *)
       if (!CALL_P (insn) || !kcfi_checked_call_p (insn))
 	continue;
       rtx call = get_call_rtx_from (insn);
+      if (!call || !MEM_P (XEXP (call, 0)))
+	continue;
       rtx *loc = &XEXP (XEXP (call, 0), 0);
       rtx addr = *loc;
       if (!REG_P (addr) || REGNO (addr) == (unsigned) r
