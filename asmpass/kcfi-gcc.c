@@ -873,8 +873,9 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-Wa,--kcfi-normalize-integers");
 	if (d->extern_stubs)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
-	if (x86_call_reg(d))
-		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", x86_call_reg(d)));
+	const char *call_reg = x86_call_reg(d);
+	if (call_reg)
+		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", call_reg));
 	if (d->cs_prefix)
 		push(out, "-Wa,--kcfi-cs-prefix");
 	if (d->asm_only && !d->annotated)

@@ -88,7 +88,7 @@ frags() {
 # cc_of VARIANT: the CC= of VARIANT's build.
 cc_of() {
 	case $1 in
-	gcc) echo gcc ;;
+	gcc|gcc-same) echo gcc ;;
 	kcfi-gcc) echo "$build/kcfi-gcc" ;;
 	gcc-cfi-config) echo "$CACHE/bin/gcc-nokcfi" ;;
 	clang-cfi-config) echo "$CACHE/bin/$CLANG-nokcfi" ;;
@@ -96,17 +96,22 @@ cc_of() {
 	esac
 }
 
-# nokcfi_wrapper CC: $CACHE/bin/CC-nokcfi, CC without the KCFI options, so
+# drop_kcfi_opts ARGS...: sets KEPT to ARGS without -fsanitize=kcfi and its
+# sub-options (the kernel adds -fsanitize-cfi-icall-experimental-...).
+drop_kcfi_opts() {
+	local x
+	KEPT=()
+	for x; do case $x in -fsanitize=kcfi|-fsanitize-kcfi*|-fsanitize-cfi-*) ;; *) KEPT+=("$x") ;; esac; done
+}
+
+# nokcfi_wrapper CC: $CACHE/bin/CC-nokcfi, CC through drop_kcfi_opts, so
 # that the CFI config (Kconfig asks the compiler for -fsanitize=kcfi) is
 # built with everything it brings except KCFI's code.
 nokcfi_wrapper() {
-	mkdir -p "$CACHE/bin" && cat > "$CACHE/bin/$1-nokcfi.tmp" <<-EOW && chmod +x "$CACHE/bin/$1-nokcfi.tmp" &&
-	#!/bin/bash
-	# $1 without -fsanitize=kcfi and its sub-options (bench/kernel.sh).
-	a=()
-	for x; do case \$x in -fsanitize=kcfi|-fsanitize-kcfi*|-fsanitize-cfi-*) ;; *) a+=("\$x") ;; esac; done
-	exec $1 "\${a[@]}"
-	EOW
+	mkdir -p "$CACHE/bin" &&
+	{ echo '#!/bin/bash'; echo "# $1 without the KCFI options (bench/kernel.sh)."
+	  declare -f drop_kcfi_opts; echo 'drop_kcfi_opts "$@"'; echo "exec $1 \"\${KEPT[@]}\""; } \
+		> "$CACHE/bin/$1-nokcfi.tmp" && chmod +x "$CACHE/bin/$1-nokcfi.tmp" &&
 	mv "$CACHE/bin/$1-nokcfi.tmp" "$CACHE/bin/$1-nokcfi"
 }
 
@@ -189,20 +194,16 @@ growth() { case $1$2 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { p
 
 # ---- per-unit measurements ---------------------------------------------------
 # unit_cmd VARIANT OBJ: the command line that built OBJ in VARIANT's tree.
-# Variant gcc-same is plain gcc on kcfi-gcc's line without the KCFI options:
-# the unit with the same config and flags, so that only KCFI differs.
 unit_cmd() {
 	local f cc
 	f=$(tree_of "$1")/$(dirname "$2")/.$(basename "$2").cmd
 	cc=$(cc_of "$1")
-	if [ "$1" = gcc-same ]; then
-		sed -n -e "1s|^savedcmd_$2 := [^ ]* |gcc |" \
-			-e '1s/ -fsanitize=kcfi\( \|$\)/ /g' -e '1s/ -fsanitize-\(kcfi\|cfi\)-[^ ]*//g' -e 1p "$f"
-	else
-		sed -n "1s|^savedcmd_$2 := [^ ]* |$cc |p" "$f"
-	fi
+	sed -n "1s|^savedcmd_$2 := [^ ]* |$cc |p" "$f"
 }
 # tree_of VARIANT: the build dir whose command lines VARIANT's units use.
+# Variant gcc-same is plain gcc on kcfi-gcc's lines without the KCFI options
+# (argv_of drops them): the unit with the same config and flags, so that
+# only KCFI differs.
 tree_of() { case $1 in kcfi-gcc|gcc-same) echo "$KTREE" ;; *) echo "$CACHE/$1" ;; esac; }
 
 # units: the C units both gcc and kcfi-gcc compiled (objects with a .c source).
@@ -230,6 +231,7 @@ argv_of() {
 	cmd=$(unit_cmd "$1" "$2") || return 1
 	cmd=$(sed -e "s| -Wp,-MMD,[^ ]*||" -e "s| -c -o $2 | $3 -o $4 |" <<< "$cmd")
 	eval "ARGV=($cmd)"
+	[ "$1" != gcc-same ] || { drop_kcfi_opts "${ARGV[@]}"; ARGV=("${KEPT[@]}"); }
 }
 
 # cpu_run VARIANT ARGV...: CPU ms of one run in VARIANT's build dir.

@@ -56,12 +56,13 @@ kcfi_pin_call_targets (function *)
 	continue;
       rtx *loc = &XEXP (XEXP (call, 0), 0);
       rtx addr = *loc;
-      if (!REG_P (addr) || REGNO (addr) == (unsigned) r
-	  || reg_overlap_mentioned_p (gen_rtx_REG (GET_MODE (addr), r),
-				      PATTERN (insn))
+      if (!REG_P (addr))
+	continue;
+      /* Also skips a target already in REG: it is in the pattern.  */
+      rtx reg = gen_rtx_REG (GET_MODE (addr), r);
+      if (reg_overlap_mentioned_p (reg, PATTERN (insn))
 	  || find_regno_fusage (insn, USE, r))
 	continue;
-      rtx reg = gen_rtx_REG (GET_MODE (addr), r);
       rtx_insn *copy = emit_insn_before (gen_move_insn (reg, addr), insn);
       if (!validate_change (insn, loc, reg, 0))
 	delete_insn (copy);
