@@ -126,7 +126,7 @@ struct kcfi_arch {
 	/* The body of an extern stub (doc/extern-stubs.md): whatever an
 	 * indirect branch may land on first, then a jump to TARGET, a symbol
 	 * (quoted if it must be) that may live in a shared library, with the
-	 * label LABEL on the jump itself (its .debug_kcfi_exempt record).
+	 * label LABEL on the jump itself (its .debug_srcinfo record).
 	 * Then an unreachable direct call of TARGET: the unit's own calls of
 	 * TARGET now go to the stub, and without a PLT-type reference left
 	 * the linker would decide differently about an IFUNC the executable
@@ -220,7 +220,7 @@ struct kcfi_arch {
 	 * identifies traps without a table. */
 	const char *trap_word;
 	/* The object is ELF32 (i386): no 64-bit relocations, so the 64-bit
-	 * words of .debug_kcfi_exempt are written as two 32-bit halves. */
+	 * words of .debug_srcinfo are written as two 32-bit halves. */
 	bool elf32;
 };
 

@@ -1,4 +1,4 @@
-/* .debug_kcfi_exempt: the indirect branches kcfi-as deliberately leaves unchecked.
+/* .debug_srcinfo: the indirect branches kcfi-as deliberately leaves unchecked.
  *
  * kcfi-as writes one record per such branch (or per inline-assembly block)
  * into a section without SHF_ALLOC, so it costs nothing in the loaded image
@@ -10,17 +10,33 @@
  * kcfi-audit (audit/) reads it to tell an exempt branch from a missing
  * check, and code kcfi-as instrumented from code it never saw.
  *
- * The name starts with .debug because tools that read every section's
- * relocations take .debug* for what it is, annotations: Linux's objtool
- * would otherwise see a data reference to each recorded place, warn that it
- * is no ENDBR and keep every function's ENDBR from being sealed under IBT.
- * (strip --strip-debug removes it with the DWARF.)  Absolute 64-bit words rather than label differences, because
+ * The name is one every stock linker script already places: the GNU DWARF 1
+ * extension .debug_srcinfo, which no compiler has emitted since DWARF 1 was
+ * dropped, and which binutils' default scripts and Linux's DWARF_DEBUG (every
+ * architecture, 6.1 and 6.12 alike) still list as a non-allocated output
+ * section at address 0.  So the records reach vmlinux and programs unchanged
+ * under --orphan-handling=error (CONFIG_WERROR), with no patch to the kernel's
+ * linker scripts; a name of our own is an orphan there and fails the link.
+ * Nothing reads the old name's contents any more (readelf, gdb and libdw
+ * know no .debug_srcinfo), and the .debug prefix keeps the other property
+ * we need: tools that read every section's relocations take .debug* for
+ * annotations -- Linux's objtool would otherwise see a data reference to
+ * each recorded place, warn that it is no ENDBR and keep every function's
+ * ENDBR from being sealed under IBT.  (strip --strip-debug removes it with
+ * the DWARF.)  Absolute 64-bit words rather than label differences, because
  * riscv's linker relaxation turns a difference into a pair of relocations.
+ *
+ * Earlier kcfi-as wrote the same records under the name
+ * .debug_kcfi_exempt (placed in Linux by a patch of ours); kcfi-audit still
+ * reads that name, so older objects and kernels keep being audited.
  */
 #ifndef KCFI_ASMPASS_EXEMPT_H
 #define KCFI_ASMPASS_EXEMPT_H
 
-#define KCFI_EXEMPT_SECTION ".debug_kcfi_exempt"
+#include <string.h>
+
+#define KCFI_EXEMPT_SECTION ".debug_srcinfo"
+#define KCFI_EXEMPT_SECTION_OLD ".debug_kcfi_exempt"
 #define KCFI_EXEMPT_RECORD_SIZE 24
 
 enum kcfi_exempt_reason {
@@ -42,11 +58,17 @@ enum kcfi_exempt_reason {
 	 * that follow and hold the name instead of three words: NUL-terminated,
 	 * NUL-padded to N * 24 bytes.  Plain numbers, no relocations.  Kept in
 	 * this section so that it reaches vmlinux wherever the exemptions do
-	 * (Linux links with --orphan-handling=error under CONFIG_WERROR, and
-	 * boot/patches/0003 places this one section); the linker does not
-	 * merge the copies of different objects, kcfi-audit does. */
+	 * (a stock linker script places this one section, see above); the
+	 * linker does not merge the copies of different objects, kcfi-audit
+	 * does. */
 	KCFI_TYPE_NAME = 65,
 };
+
+/* Does a section called NAME hold these records (today's name or the old one)? */
+static inline int kcfi_exempt_section_name(const char *name)
+{
+	return !strcmp(name, KCFI_EXEMPT_SECTION) || !strcmp(name, KCFI_EXEMPT_SECTION_OLD);
+}
 
 /* How many records a name of LEN bytes takes after its KCFI_TYPE_NAME record. */
 #define KCFI_TYPE_NAME_RECORDS(len) (((len) + 1 + KCFI_EXEMPT_RECORD_SIZE - 1) / KCFI_EXEMPT_RECORD_SIZE)

@@ -1,4 +1,4 @@
-/* .debug_kcfi_exempt records (asmpass/exempt.h) as the TU is streamed: the
+/* .debug_srcinfo records (asmpass/exempt.h) as the TU is streamed: the
  * branches left unchecked on purpose, #APP blocks, and the extent of every
  * function kcfi-as instrumented, so kcfi-audit can tell those apart from a
  * lost check. */

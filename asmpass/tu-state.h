@@ -58,7 +58,7 @@ struct tu {
 	size_t file_len;		/* strlen(loc.file), for the line markers */
 	bool in_app;
 	/* The #APP block being read: its start label's serial and the section
-	 * it began in (name, NUL, group), for its .debug_kcfi_exempt range.  Empty
+	 * it began in (name, NUL, group), for its .debug_srcinfo range.  Empty
 	 * when the block is not recorded (see tu_app_begin()). */
 	bool app_started;		/* its first line of code was seen */
 	unsigned app_serial;
@@ -118,7 +118,7 @@ struct tu {
 	 * #APP (its syntax_directive()), as seen before .kcfi_version. */
 	unsigned foreign_syntax;
 	unsigned serial;
-	unsigned exempt_serial;		/* labels of .debug_kcfi_exempt records */
+	unsigned exempt_serial;		/* labels of .debug_srcinfo records */
 	struct buf scratch;
 	struct tu_stats stats;
 };

@@ -38,7 +38,7 @@ struct sink;
 /* ID (defined) goes into code or a symbol: its name is recorded. */
 void typetab_use(struct typetab *t, unsigned id);
 /* The KCFI_TYPE_NAME records (asmpass/exempt.h) of the used types into
- * .debug_kcfi_exempt, one per distinct id and name, so that kcfi-audit can
+ * .debug_srcinfo, one per distinct id and name, so that kcfi-audit can
  * name the type behind an id.  CODE_ID maps an id to the value the code
  * holds (x86's ENDBR masking), NULL: the same. */
 void typetab_write_names(const struct typetab *t, struct sink *out,

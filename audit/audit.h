@@ -68,7 +68,7 @@ struct exempt {
 	unsigned reason;
 };
 
-/* A KCFI_TYPE_NAME record of .debug_kcfi_exempt: which type an id stands for. */
+/* A KCFI_TYPE_NAME record of .debug_srcinfo: which type an id stands for. */
 struct type_name {
 	uint32_t id;		/* as the code holds it */
 	const char *name;	/* "_ZTSFvPiE", in the section's data */

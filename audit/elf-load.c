@@ -58,7 +58,7 @@ static int load_sections(struct audit_file *f)
 		if (s->sh.sh_type == SHT_NOBITS || s->sh.sh_size == 0)
 			continue;
 		/* Compressed (as --compress-debug-sections may do to
-		 * .debug_kcfi_exempt): read it decompressed. */
+		 * .debug_srcinfo): read it decompressed. */
 		if ((s->sh.sh_flags & SHF_COMPRESSED) &&
 		    (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
 			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
@@ -136,7 +136,7 @@ static int load_relocs(struct audit_file *f)
 		if (s->sh.sh_type != SHT_RELA || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
 			continue;
 		struct section *t = &f->secs[s->sh.sh_info];
-		if (!(t->sh.sh_flags & SHF_ALLOC) && strcmp(t->name, KCFI_EXEMPT_SECTION))
+		if (!(t->sh.sh_flags & SHF_ALLOC) && !kcfi_exempt_section_name(t->name))
 			continue;	/* debug information */
 		if (s->sh.sh_entsize != sizeof(Elf64_Rela)) {
 			audit_error(f->path, "section %s: not 64-bit relocations", s->name);

@@ -2,7 +2,7 @@
  *
  * For each file: every indirect branch in executable sections is checked
  * (the arch's exact check sequence right before it, its trap listed where
- * the arch has a table) or exempt by a record of .debug_kcfi_exempt; every
+ * the arch has a table) or exempt by a record of .debug_srcinfo; every
  * .kcfi_traps entry is at a trap; every address-taken function has a
  * preamble whose id agrees with its __kcfi_typeid_ symbol.  Exit status:
  * 0 all holds, 1 findings, 2 a file could not be read or bad usage. */

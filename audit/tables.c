@@ -1,4 +1,4 @@
-/* The two tables the checks are judged against: .debug_kcfi_exempt (what
+/* The two tables the checks are judged against: .debug_srcinfo (what
  * kcfi-as left unchecked on purpose, asmpass/exempt.h) and .kcfi_traps
  * (the traps Linux recognises, doc/abi.md).  Both hold places in code: in
  * a relocatable object as relocations, in a linked file as values. */
@@ -37,7 +37,7 @@ static const struct reloc *place_reloc(const struct audit_file *f, size_t shndx,
 	return NULL;
 }
 
-/* The 64-bit place at OFF of the .debug_kcfi_exempt section SHNDX; an END may
+/* The 64-bit place at OFF of the .debug_srcinfo section SHNDX; an END may
  * be the end of its section. */
 static bool exempt_place(const struct audit_file *f, size_t shndx, uint64_t off, bool end,
 			 struct loc *out)
@@ -176,7 +176,7 @@ int tables_read(struct audit_file *f)
 		const struct section *s = &f->secs[i];
 		if (!s->data)
 			continue;
-		if (!strcmp(s->name, KCFI_EXEMPT_SECTION))
+		if (kcfi_exempt_section_name(s->name))
 			nex += s->size / KCFI_EXEMPT_RECORD_SIZE;
 		else if (trap_table(s->name))
 			ntr += s->size / 4;
@@ -193,7 +193,7 @@ int tables_read(struct audit_file *f)
 		const struct section *s = &f->secs[i];
 		if (!s->data)
 			continue;
-		if (!strcmp(s->name, KCFI_EXEMPT_SECTION)) {
+		if (kcfi_exempt_section_name(s->name)) {
 			if (s->size % KCFI_EXEMPT_RECORD_SIZE)
 				audit_finding(f, (struct loc){ i, 0 }, "%s is %zu bytes, not a whole "
 					      "number of %d-byte records", s->name, s->size,

@@ -1,4 +1,4 @@
-/* .debug_kcfi_exempt and .kcfi_traps of one file (tables.c). */
+/* .debug_srcinfo and .kcfi_traps of one file (tables.c). */
 #ifndef KCFI_AUDIT_TABLES_H
 #define KCFI_AUDIT_TABLES_H
 

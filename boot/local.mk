@@ -16,3 +16,11 @@ boot-check: all
 	  BOOT_VARIANTS='$(BOOT_VARIANTS)' BOOT_MODES='$(BOOT_MODES)' \
 	  BOOT_GCC_VERSION='$(BOOT_GCC_VERSION)' KCFI_BUILDDIR='$(abs_top_builddir)' \
 	  bash $(srcdir)/boot/boot-check.sh
+# The documented route (doc/kernel.md 1-2) run word for word on a fresh tree:
+# DOC_ROUTE_CONFIG=small (CI: tinyconfig in place of defconfig) or defconfig.
+DOC_ROUTE_CONFIG ?= small
+EXTRA_DIST += boot/doc-route.sh
+.PHONY: doc-route-check
+doc-route-check: all
+	DOC_ROUTE_CONFIG='$(DOC_ROUTE_CONFIG)' KCFI_BUILDDIR='$(abs_top_builddir)' \
+	  bash $(srcdir)/boot/doc-route.sh

@@ -44,7 +44,7 @@ awk -v name="$T/in.s" '
 # type name records at the end (asmpass/exempt.h) name those 40, which it
 # leaves out.
 shape() {
-	awk '/^\t\.pushsection\t\.debug_kcfi_exempt,/ { names = 1 }
+	awk '/^\t\.pushsection\t\.debug_srcinfo,/ { names = 1 }
 	names { if (/^\t\.quad\t[0-9]+, [0-9]+, 65$/) { n = $2; sub(/,$/, "", n); named[n] = 1 }; next }
 	/^\t\.set\t__kcfi_typeid_f[0-9]+, [0-9]+$/ {
 		i = $2; sub(/,$/, "", i); sub(/.*_f/, "", i); k = i % 40

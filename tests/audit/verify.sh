@@ -2,7 +2,7 @@
 # kcfi-audit on x86_64 code from kcfi-gcc: exit 0 with exact counts on good
 # output (object, ld -r, shared library); then deliberately broken outputs,
 # each named by its exact finding: a check removed by hand from the
-# rewritten assembly, a .debug_kcfi_exempt record removed, a preamble with the
+# rewritten assembly, a .debug_srcinfo record removed, a preamble with the
 # wrong id, a .kcfi_traps entry pointing beside its ud2, a check guarding
 # another register.  Offsets come from objdump and nm, not from kcfi-audit.
 . "$top_srcdir/tests/audit/lib.sh"
@@ -52,6 +52,27 @@ check "ld -r of prog.o and target.o: exit 0, ten preambles" sh -c \
 check "a shared library (no start files): exit 0, the same counts" sh -c \
 	". '$A/lib.sh'; audited '$T/lib.so' 0 && has_line '$T/lib.so' \
 	 '$T/lib.so: x86_64: $GOOD, $NF2 instrumented functions, 10 preambles, 2 traps, 0 findings'"
+# The records under the name kcfi-as used before (.debug_kcfi_exempt, placed
+# in Linux by a patch of ours): still read, the same counts.
+objcopy --rename-section .debug_srcinfo=.debug_kcfi_exempt "$T/prog.o" "$T/oldname.o"
+check "the records under their old section name: exit 0, the same counts" sh -c \
+	". '$A/lib.sh'; audited '$T/oldname.o' 0 && has_line '$T/oldname.o' \
+	 '$T/oldname.o: x86_64: $GOOD, $NF instrumented functions, 9 preambles, 2 traps, 0 findings'"
+# A linker script that places only what binutils' default script places (no
+# rule of ours), orphans reported as Linux reports them (an error under
+# CONFIG_WERROR): the records are no orphan and reach the output, where the
+# old name was one.  (.kcfi_traps is Linux's to place, an orphan here.)
+ld --verbose | sed -n '/^=======/,/^=======/p' | sed '1d;$d' > "$T/stock.ld"
+for o in prog oldname; do
+	ld -o "$T/stock-$o" -T "$T/stock.ld" --orphan-handling=warn --unresolved-symbols=ignore-all \
+		-e 0 "$T/$o.o" 2> "$T/stock-$o.err"
+done
+check "a link with the stock script: the records are no orphan and reach the output" sh -c \
+	"grep -q 'orphan section .\\.kcfi_traps' '$T/stock-prog.err' &&
+	 ! grep -q 'orphan section .\\.debug_srcinfo' '$T/stock-prog.err' &&
+	 [ \"\$(readelf -SW '$T/stock-prog' | grep -c ' \\.debug_srcinfo ')\" = 1 ]"
+check "the same link with the old section name: an orphan" \
+	grep -q 'orphan section .\.debug_kcfi_exempt' "$T/stock-oldname.err"
 check "an object built without -fsanitize=kcfi: its calls are named, as outside instrumented code" sh -c \
 	"gcc -O2 -c -o '$T/plain.o' '$A/prog.c' && . '$A/lib.sh' && audited '$T/plain.o' 1 &&
 	 grep -q '<apply>: indirect call .* outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\$' '$T/plain.o.audit' &&

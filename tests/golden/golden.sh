@@ -48,7 +48,7 @@ check "basic: __kcfi_typeid_ext_target is weak, unmasked int (int)" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target' '$B' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$B'"
 check "basic: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -q '^	call	\*%rax\$' '$B' && grep -q '^	call	\*%rcx\$' '$B'"
-check "basic: both are recorded in .debug_kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
+check "basic: both are recorded in .debug_srcinfo: no_sanitize (2), the #APP block (1)" sh -c \
 	"grep -B6 '^	call	\*%rax\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
 	 grep -A5 '^	call	\*%rcx\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "prefix: checks load at -15 and go through the r11 thunk" sh -c \
@@ -179,7 +179,7 @@ check "$f: the sibcall is a 32-bit jalr zero, the other link register stays" sh 
 	"grep -q '^	\.insn	i 0x67, 0, zero, t2, 0\$' '$R' && grep -q '^	jalr	t0, 0(a5)\$' '$R'"
 check "$f: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -B8 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B3 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
-check "$f: both are recorded in .debug_kcfi_exempt: no_sanitize (2), the #APP block (1)" sh -c \
+check "$f: both are recorded in .debug_srcinfo: no_sanitize (2), the #APP block (1)" sh -c \
 	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
 	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
