@@ -284,7 +284,7 @@ for a in x86_64 aarch64 riscv64; do
 	check "$f: the stub is weak, the public function's alias strong" sh -c \
 		"grep -q '^	\.weak	__kcfi_stub_free\$' '$R' && grep -A3 '^	\.globl	__kcfi_stub_get\$' '$R' | grep -q '^	\.set	__kcfi_stub_get, get\$'"
 	check "$f: a landing instruction, the jump to free through its GOT entry, the dead call" sh -c \
-		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } /debug_kcfi_exempt/ { rec = 1; next } rec { if (/popsection/) rec = 0; next } /^\.Lkcfi_exempt/ { next } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
+		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } /debug_srcinfo/ { rec = 1; next } rec { if (/popsection/) rec = 0; next } /^\.Lkcfi_exempt/ { next } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
 	check "$f: the stub's jump is recorded as exempt (extern-stub), at the jump" sh -c \
 		"grep -B1 -E '^	(jmp	\\*free|br	x16|jr	t1)' '$R' | grep -q '^\\.Lkcfi_exempt1:\$' &&
 		 grep -q '^	\\.quad	\\.Lkcfi_exempt1, \\.Lkcfi_exempt1, 7\$' '$R'"
