@@ -54,7 +54,8 @@ KTREE=${BENCH_KCFI_TREE:-$CACHE/kcfi-gcc}
 # How the builds were made (part of their cache key): -j and side by side.
 BUILD_TAG="-j$JOBS paired=${BENCH_PAIRED:-1}"
 
-log() { printf 'bench-kernel: %s\n' "$*" >&2; }
+# Every line carries the time since the start: the whole run takes hours.
+log() { printf 'bench-kernel: [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 die() { log "$*"; exit 1; }
 
 # need_tools: the programs used, or the Debian package that has them.

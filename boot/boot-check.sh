@@ -1,5 +1,5 @@
 #!/bin/bash
-# Boot matrix: build Debian's Linux 6.12 with kcfi-as for each architecture,
+# Boot matrix: build Debian's Linux 6.12 (or 6.1) with kcfi-as for each architecture,
 # boot it under QEMU (TCG) with our init, and check that LKDTM's
 # CFI_FORWARD_PROTO is caught by KCFI with the right type id.
 #
@@ -10,6 +10,9 @@
 #   BOOT_CONFIG      small (default: tinyconfig-based, in CI) or defconfig (each
 #                    arch's defconfig with SMP, modules, BPF JIT, FineIBT on
 #                    x86_64; slow, see doc/kernel.md)
+#   BOOT_KERNEL      6.12 (default) or 6.1: Debian's linux-source-<V>, with
+#                    boot/patches/<V>; an architecture where <V> has no KCFI
+#                    is skipped and the summary says why
 #   BOOT_ARCHES      default "x86_64 arm64 riscv64 arm"
 #   BOOT_VARIANTS    restrict to these variant names (default: all of the arches)
 #   BOOT_MODES       restrict to these modes, strict and/or permissive (default: the rows')
@@ -31,6 +34,15 @@ KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
 BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64 arm"}
 BOOT_JOBS=${BOOT_JOBS:-2}
 BOOT_CONFIG=${BOOT_CONFIG:-small}
+BOOT_KERNEL=${BOOT_KERNEL:-6.12}
+case $BOOT_KERNEL in
+6.12|6.1) ;;
+*)	echo "boot-check: BOOT_KERNEL must be 6.12 or 6.1, not '$BOOT_KERNEL'" >&2
+	exit 2 ;;
+esac
+# 6.12's cache paths and console folder keep their old names.
+KSFX=
+[ "$BOOT_KERNEL" = 6.12 ] || KSFX=-$BOOT_KERNEL
 case $BOOT_CONFIG in
 small)
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
@@ -41,13 +53,8 @@ defconfig)
 *)	echo "boot-check: BOOT_CONFIG must be small or defconfig, not '$BOOT_CONFIG'" >&2
 	exit 2 ;;
 esac
-if [ -z "${KCFI_BOOT_CACHE:-}" ]; then
-	KCFI_BOOT_CACHE=/var/cache/kcfi-boot
-	mkdir -p "$KCFI_BOOT_CACHE" 2>/dev/null && [ -w "$KCFI_BOOT_CACHE" ] ||
-		KCFI_BOOT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/kcfi-boot
-fi
-mkdir -p "$KCFI_BOOT_CACHE" || exit 1
-CACHE=$(cd "$KCFI_BOOT_CACHE" && pwd)
+. "$here/lib.sh"
+boot_cache || exit 1
 BOOT_GCC_VERSION=${BOOT_GCC_VERSION:-}
 GSFX=${BOOT_GCC_VERSION:+-$BOOT_GCC_VERSION}	# kcfi-gcc-N, gcc-N
 GDIR=${BOOT_GCC_VERSION:+-gcc$BOOT_GCC_VERSION}	# build-gccN, out-gccN
@@ -58,9 +65,8 @@ if [ -n "$BOOT_GCC_VERSION" ]; then
 	   exit 2 ;;
 	esac
 fi
-OUT=$here/out$GDIR
+OUT=$here/out$KSFX$GDIR
 mkdir -p "$OUT"
-. "$here/lib.sh"
 
 # ---- the matrix -------------------------------------------------------------
 # name:arch:route:hash:modes.  route cc = make CC=<triple>-kcfi-gcc on the
@@ -81,7 +87,7 @@ arm-armstate:arm:cc:fnv1a:strict
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "
-BUILDS=$CACHE/build$GDIR
+BUILDS=$CACHE/build$KSFX$GDIR
 else
 MATRIX="
 x86_64:x86_64:cc:fnv1a:strict
@@ -90,10 +96,30 @@ arm64:arm64:cc:fnv1a:strict
 riscv64-as:riscv64:as:fnv1a:strict
 x86_64-plain:x86_64:plain:-:strict
 "
-BUILDS=$CACHE/build-defconfig$GDIR
+BUILDS=$CACHE/build-defconfig$KSFX$GDIR
 fi
 
-log() { printf 'boot-check: %s\n' "$*" >&2; }
+# kernel_lacks ARCH ROUTE: why BOOT_KERNEL cannot give ARCH a KCFI kernel
+# that reports (empty: it can).  Said by name in the summary rather than
+# building a kernel that could only fail.
+kernel_lacks() {
+	case $BOOT_KERNEL:$1 in
+	6.1:riscv64) echo "Linux 6.1 has no KCFI on riscv64 (ARCH_SUPPORTS_CFI_CLANG and the ebreak handler arrive in 6.6)" ;;
+	6.1:arm) echo "Linux 6.1 has no KCFI on 32-bit arm (ARCH_SUPPORTS_CFI_CLANG arrives in 6.10)" ;;
+	esac
+	[ "$2" = as ] && [ ! -d "$here/patches-as/$BOOT_KERNEL" ] &&
+		echo "no boot/patches-as/$BOOT_KERNEL: the make AS=kcfi-as route needs kbuild's assembler hook, written for 6.12 only"
+	return 0
+}
+
+# cfg NAME: boot/config/<V>/NAME where the kernel version has its own
+# (symbols renamed or missing there), else boot/config/NAME.
+cfg() {
+	if [ -f "$here/config/$BOOT_KERNEL/$1" ]; then echo "$here/config/$BOOT_KERNEL/$1"
+	else echo "$here/config/$1"; fi
+}
+
+log() { printf 'boot-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 
 # ---- prerequisites ----------------------------------------------------------
 # need_tools: every program the selected arches need, or a clear message
@@ -118,50 +144,6 @@ need_tools() {
 	return 1
 }
 
-need_source() {
-	local tarball=/usr/src/linux-source-6.12.tar.xz
-	if [ ! -f "$tarball" ]; then
-		log "installing linux-source-6.12"
-		local sudo=
-		[ "$(id -u)" -eq 0 ] || sudo=sudo
-		local install="$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends linux-source-6.12"
-		$install >&2 || { $sudo apt-get update -qq >&2 && $install >&2; } || return 1
-	fi
-	KVER_PKG=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-		KVER_PKG=$(sha256sum "$tarball" | cut -c1-16)
-	TARBALL=$tarball
-}
-
-# prepare_tree ROUTE: a patched source tree for ROUTE at a fixed path; sets SRC.
-# A tree whose stamp (package version + patches) differs is re-extracted.
-prepare_tree() {
-	local route=$1 series=("$here"/patches/*.patch)
-	[ "$route" = as ] && series+=("$here"/patches-as/*.patch)
-	local stamp
-	stamp=$( { echo "$KVER_PKG"; for p in "${series[@]}"; do
-		[ -f "$p" ] && sha256sum < "$p"; done; } | sha256sum | cut -c1-16)
-	SRC=$CACHE/src-$route/linux-source-6.12
-	if [ "$(cat "$CACHE/src-$route/stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$SRC/Makefile" ]; then
-		return 0
-	fi
-	log "extracting linux-source-6.12 ($KVER_PKG) for route $route"
-	rm -rf "$CACHE/src-$route" && mkdir -p "$CACHE/src-$route" &&
-		tar -xf "$TARBALL" -C "$CACHE/src-$route" || return 1
-	for p in "${series[@]}"; do
-		[ -f "$p" ] || continue
-		log "  applying $(basename "$p")"
-		patch -s -p1 -d "$SRC" < "$p" || { log "patch $(basename "$p") failed"; return 1; }
-	done
-	echo "$stamp" > "$CACHE/src-$route/stamp"
-}
-
-# tool_id TRIPLE: what the kernel objects depend on in kcfi-as itself.
-tool_id() {
-	local t=$1
-	cat "$KCFI_BUILDDIR/kcfi-as" "$KCFI_BUILDDIR/kcfi-gcc" \
-		"$KCFI_BUILDDIR/prepass/plugins/$t${BOOT_GCC_VERSION:+/gcc-$BOOT_GCC_VERSION}/kcfi.so" 2>/dev/null | sha256sum | cut -c1-16
-}
-
 # ---- per-variant steps ------------------------------------------------------
 # build_variant NAME ARCH ROUTE HASH MODE: configure and build in
 # $BUILDS/NAME (a fixed path: x86 build dirs are not relocatable), then
@@ -177,11 +159,11 @@ build_variant() {
 	if [ "$BOOT_CONFIG" = small ]; then
 		frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
 		[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
-		frags+=("$here/config/common.config" "$here/config/$arch.config")
+		frags+=("$(cfg common.config)" "$(cfg "$arch.config")")
 		[ -n "$row" ] && frags+=("$row")
 	else
 		base=defconfig
-		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
+		frags=("$(cfg defconfig/common.config)" "$(cfg "defconfig/$arch.config")")
 	fi
 	if [ "$route" = plain ]; then :
 	elif [ "$mode" = permissive ]; then frags+=("$here/config/cfi-permissive.config")
@@ -217,7 +199,7 @@ build_variant() {
 	local key tools
 	tools=$( [ "$route" = plain ] || tool_id "$TRIPLE")
 	key=$( { echo "$BOOT_CONFIG $KVER_PKG $route $hash $mode"; cat "${frags[@]}";
-		 cat "$CACHE/src-$tree/stamp"; echo "$tools";
+		 cat "$CACHE/src$KSFX-$tree/stamp"; echo "$tools";
 		 [ -n "$module" ] && cat "$here"/module/*;
 		 "${CROSS}gcc$GSFX" --version | head -1; printf '%s\n' "${mk[@]}"; } |
 		sha256sum | cut -c1-16)
@@ -228,7 +210,7 @@ build_variant() {
 	# The build dir is shared by the modes of one variant; anything else that
 	# changed (tools, sources, route) means a clean start.
 	local dirkey
-	dirkey=$( { cat "$CACHE/src-$tree/stamp"; echo "$tools"; "${CROSS}gcc$GSFX" --version | head -1;
+	dirkey=$( { cat "$CACHE/src$KSFX-$tree/stamp"; echo "$tools"; "${CROSS}gcc$GSFX" --version | head -1;
 		    echo "$BOOT_CONFIG $route $hash"; } | sha256sum | cut -c1-16)
 	if [ "$(cat "$O/dirkey" 2>/dev/null)" != "$dirkey" ]; then
 		rm -rf "$O"
@@ -245,7 +227,7 @@ build_variant() {
 		 "${mk[@]}" olddefconfig)
 	fi > "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
 	local -a want=("${frags[@]}")
-	[ "$BOOT_CONFIG" = small ] && want=("$here/config/common.config" "$here/config/$arch.config" "${frags[-1]}")
+	[ "$BOOT_CONFIG" = small ] && want=("$(cfg common.config)" "$(cfg "$arch.config")" "${frags[-1]}")
 	[ "$BOOT_CONFIG" = small ] && [ -n "$row" ] && want+=("$row")
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
@@ -273,19 +255,9 @@ build_variant() {
 	echo "$key" > "$img/key"
 }
 
-# wrapper NAME TOOL: a <triple>-kcfi-* spelling of TOOL.  Prefer one the build
-# tree provides; else a symlink in the cache (kcfi-gcc reads its own name).
-wrapper() {
-	local name=$1 tool=$2
-	if [ -x "$KCFI_BUILDDIR/$name" ]; then echo "$KCFI_BUILDDIR/$name"; return; fi
-	mkdir -p "$CACHE/bin"
-	ln -sfn "$KCFI_BUILDDIR/$tool" "$CACHE/bin/$name"
-	echo "$CACHE/bin/$name"
-}
-
 # ---- main -------------------------------------------------------------------
 need_tools || exit 1
-need_source || { log "cannot get linux-source-6.12"; exit 1; }
+need_source || { log "cannot get linux-source-$BOOT_KERNEL"; exit 1; }
 for t in gen_init_cpio; do
 	[ -x "$CACHE/tools/$t" ] && [ "$CACHE/tools/$t" -nt "$TARBALL" ] && continue
 	prepare_tree cc || exit 1
@@ -302,6 +274,13 @@ for line in $MATRIX; do
 	fi
 	tree=$route
 	[ "$route" = plain ] && tree=cc
+	why=$(kernel_lacks "$arch" "$route")
+	if [ -n "$why" ]; then
+		log "$name: skipped on Linux $BOOT_KERNEL: $why"
+		results+=("$(printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %5ss %-4s %s' \
+			"$name" "${modes//,/+}" no - - - - 0 SKIP "$why")")
+		continue
+	fi
 	# The plain build only serves the objtool comparison: needless when
 	# objtool had nothing to say about ours.
 	if [ "$route" = plain ] && [ -f "$BUILDS/$arch/images/strict/objtool.txt" ] &&
@@ -341,7 +320,8 @@ for line in $MATRIX; do
 		# template's id, 0x12345678, whatever the compiler; such a boot is
 		# retried (at most 5 boots; measured here: 2 of 7 boots met it) and the
 		# retries are shown.
-		if [ "$BOOT_CONFIG" = defconfig ] && [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ]; then
+		if [ "$BOOT_CONFIG" = defconfig ] && [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ] &&
+		   grep -qx CONFIG_FINEIBT=y "$BUILDS/$name/images/$mode/config"; then
 			t0=$SECONDS
 			for try in 1 2 3 4 5; do
 				run_variant "$name" "$arch" "$hash" "$mode" fineibt
@@ -359,7 +339,7 @@ for line in $MATRIX; do
 	done
 done
 echo
-echo "boot-check summary (consoles: $OUT/<arch>/console[-<variant>][-permissive].log)"
+echo "boot-check summary, Linux $BOOT_KERNEL (consoles: $OUT/<arch>/console[-<variant>][-permissive].log)"
 printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %6s %-4s %s\n' \
 	variant mode built booted "CFI report" "type id" matched time pass "KCFI in vmlinux"
 for r in "${results[@]}"; do echo "$r"; done

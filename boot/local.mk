@@ -10,11 +10,13 @@ BOOT_GCC_VERSION ?=
 # BOOT_VARIANTS (row names) and BOOT_MODES (strict, permissive) narrow the matrix.
 BOOT_VARIANTS ?=
 BOOT_MODES ?=
+# BOOT_KERNEL=6.1: Debian 12's own Linux 6.1 (x86_64 and arm64 have KCFI there).
+BOOT_KERNEL ?= 6.12
 .PHONY: boot-check
 boot-check: all
 	BOOT_ARCHES='$(BOOT_ARCHES)' BOOT_CONFIG='$(BOOT_CONFIG)' \
 	  BOOT_VARIANTS='$(BOOT_VARIANTS)' BOOT_MODES='$(BOOT_MODES)' \
-	  BOOT_GCC_VERSION='$(BOOT_GCC_VERSION)' KCFI_BUILDDIR='$(abs_top_builddir)' \
+	  BOOT_GCC_VERSION='$(BOOT_GCC_VERSION)' BOOT_KERNEL='$(BOOT_KERNEL)' KCFI_BUILDDIR='$(abs_top_builddir)' \
 	  bash $(srcdir)/boot/boot-check.sh
 # The documented route (doc/kernel.md 1-2) run word for word on a fresh tree:
 # DOC_ROUTE_CONFIG=small (CI: tinyconfig in place of defconfig) or defconfig.
@@ -24,3 +26,12 @@ EXTRA_DIST += boot/doc-route.sh
 doc-route-check: all
 	DOC_ROUTE_CONFIG='$(DOC_ROUTE_CONFIG)' KCFI_BUILDDIR='$(abs_top_builddir)' \
 	  bash $(srcdir)/boot/doc-route.sh
+# KUnit, all of it, under kcfi-gcc, gcc and clang-19 (doc/kernel.md 7): slow,
+# hours per architecture.  KUNIT_ARCHES, KUNIT_COMPILERS narrow it.
+KUNIT_ARCHES ?= x86_64 arm64 riscv64 arm
+KUNIT_COMPILERS ?= kcfi-gcc gcc clang-19
+EXTRA_DIST += boot/kunit-check.sh boot/kunit-lib.sh boot/ktap.awk
+.PHONY: kunit-check
+kunit-check: all
+	KUNIT_ARCHES='$(KUNIT_ARCHES)' KUNIT_COMPILERS='$(KUNIT_COMPILERS)' \
+	  KCFI_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/boot/kunit-check.sh

@@ -6,7 +6,8 @@
  *  - vmlinux -> module: list_sort() (lib/list_sort.c) calls our comparison
  *    function through its cmp pointer; the module loader calls our init and
  *    delete_module() our exit the same way.
- *  - module -> vmlinux: we call kstrtoint() and sized_strscpy() through pointers
+ *  - module -> vmlinux: we call kstrtoint() and strscpy()'s exported function
+ *    (sized_strscpy since 6.8, strscpy itself before: 6.1) through pointers
  *    the optimizer cannot see through, so the calls stay indirect and
  *    checked against vmlinux's preambles.
  *
@@ -21,6 +22,7 @@
 #include <linux/list.h>
 #include <linux/list_sort.h>
 #include <linux/module.h>
+#include <linux/version.h>
 #include <linux/string.h>
 
 struct kcfi_item {
@@ -61,7 +63,11 @@ static int __init kcfi_test_builtin_calls_module(void)
 static int __init kcfi_test_module_calls_builtin(void)
 {
 	int (*parse)(const char *, unsigned int, int *) = kstrtoint;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 	ssize_t (*copy)(char *, const char *, size_t) = sized_strscpy;
+#else
+	ssize_t (*copy)(char *, const char *, size_t) = strscpy;
+#endif
 	char buf[8];
 	int value = 0;
 

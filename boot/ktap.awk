@@ -1,0 +1,58 @@
+# KUnit's KTAP output on a kernel console -> one line per test case and a
+# few totals, for kunit-check.sh.  Input: the console with printk's
+# timestamps still on (they are stripped here).  Output, tab-separated:
+#	case	SUITE.CASE	ok|fail|skip
+#	cfi	SUITE	<the "CFI failure at ..." line>	(SUITE: the suite running, or -)
+#	plan	N	(suites announced at the top level; 0 if KUnit never started)
+#	done	N	(suites that reported a result)
+#	last	SUITE	(the last suite that started; - if none)
+# A test case is a result line one level below its suite ("    ok 3 name");
+# the results of a parameterized case's parameters, one level deeper, are
+# its own business: the case line counts, as KUnit counts it.
+function strip(s) {
+	sub(/\r$/, "", s)
+	# printk's "[   12.345678] " and, on SMP, an optional "[    T1] " caller id.
+	sub(/^\[ *[0-9]+\.[0-9]+\] /, "", s)
+	sub(/^\[ *[CT][0-9]+\] /, "", s)
+	return s
+}
+function depth(s,   n) {
+	n = match(s, /[^ ]/) - 1
+	return n < 0 ? 0 : int(n / 4)
+}
+# The result of a "[not ]ok N name[ # SKIP ...]" line.
+function verdict(s) {
+	if (s ~ /# *SKIP/) return "skip"
+	return s ~ /^ *not ok / ? "fail" : "ok"
+}
+function name_of(s) {
+	sub(/^ *(not )?ok [0-9]+ /, "", s)
+	sub(/ *# .*/, "", s)
+	return s
+}
+BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0 }
+{
+	line = strip($0)
+	d = depth(line)
+	body = line
+	sub(/^ +/, "", body)
+	if (d == 0 && body ~ /^KTAP version / ) { started = 1; next }
+	if (!started) {
+		if (line ~ /CFI failure at /) { sub(/.*CFI failure at /, "CFI failure at ", line); printf "cfi\t-\t%s\n", line }
+		next
+	}
+	if (d == 0 && body ~ /^1\.\.[0-9]+$/ && plan == 0) { plan = substr(body, 4) + 0; next }
+	if (d == 1 && body ~ /^# Subtest: /) { suite = substr(body, 12); last = suite; next }
+	if (d == 1 && body ~ /^(not )?ok [0-9]+ /) {
+		printf "case\t%s.%s\t%s\n", suite, name_of(body), verdict(body)
+		next
+	}
+	if (d == 0 && body ~ /^(not )?ok [0-9]+ /) { ndone++; suite = "-"; next }
+	if (line ~ /CFI failure at /) {
+		sub(/.*CFI failure at /, "CFI failure at ", line)
+		printf "cfi\t%s\t%s\n", suite == "-" ? last : suite, line
+	}
+}
+END {
+	printf "plan\t%d\ndone\t%d\nlast\t%s\n", plan, ndone, last
+}

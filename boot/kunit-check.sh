@@ -1,0 +1,165 @@
+#!/bin/bash
+# The kernel's own unit tests under KCFI: Debian's Linux 6.12 with KUnit and
+# every KUnit test built in (KUNIT_ALL_TESTS), built three times per
+# architecture -- kcfi-gcc with CFI, plain gcc without, clang-19 with CFI --
+# and booted under QEMU with 2 CPUs.  The suites run at boot; KUnit then
+# reboots (kunit.shutdown=reboot, QEMU -no-reboot exits).  Each console is
+# read as KTAP (boot/ktap.awk) and the three are compared.
+#
+# Usage: boot/kunit-check.sh    (normally `make kunit-check`)
+# Environment:
+#   KUNIT_ARCHES      default "x86_64 arm64 riscv64 arm"
+#   KUNIT_COMPILERS   default "kcfi-gcc gcc clang-19"
+#   KUNIT_BOOT_TIMEOUT  seconds per boot (default 3600); a boot that runs
+#                     out is reported as crashed, with the suite it was in
+#   KUNIT_BUILD_TIMEOUT seconds per kernel build (default 7200)
+#   KCFI_BUILDDIR, KCFI_BOOT_CACHE, BOOT_JOBS  as for boot-check.sh
+# Configuration: the arch's defconfig plus boot/config/defconfig/* (arm: the
+# boot matrix's tinyconfig-based arm kernel, Thumb-2) plus
+# boot/config/kunit/common.config, and CFI_CLANG (trapping) for kcfi-gcc
+# and clang-19.  Tests QEMU cannot run are listed, with the reason, in
+# boot/config/kunit/explained.tsv (also doc/kernel.md 7).
+# Consoles: boot/out/kunit/<arch>/console-<compiler>.log; per-case results
+# next to them (<compiler>.results).  Per arch one line:
+#   kunit ARCH: kcfi-gcc ok A, not ok B, skipped C, cfi F; gcc ok ..;
+#   clang-19 ok .., cfi F3; unexplained D
+# D counts the test cases whose result differs between kcfi-gcc and gcc,
+# and the CFI failures of kcfi-gcc, that neither clang-19 shares (a CFI
+# failure at the same function) nor explained.tsv explains.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
+KUNIT_ARCHES=${KUNIT_ARCHES:-"x86_64 arm64 riscv64 arm"}
+KUNIT_COMPILERS=${KUNIT_COMPILERS:-"kcfi-gcc gcc clang-19"}
+KUNIT_BOOT_TIMEOUT=${KUNIT_BOOT_TIMEOUT:-3600}
+KUNIT_BUILD_TIMEOUT=${KUNIT_BUILD_TIMEOUT:-7200}
+BOOT_JOBS=${BOOT_JOBS:-2}
+BOOT_KERNEL=6.12 KSFX= BOOT_CONFIG=defconfig
+OUT=$here/out/kunit
+EXPLAINED=$here/config/kunit/explained.tsv
+. "$here/lib.sh"
+. "$here/kunit-lib.sh"
+boot_cache || exit 1
+log() { printf 'kunit-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
+
+for c in $KUNIT_COMPILERS; do
+	case $c in kcfi-gcc|gcc|clang-19) ;;
+	*) log "KUNIT_COMPILERS: unknown compiler '$c' (kcfi-gcc, gcc, clang-19)"; exit 2 ;;
+	esac
+done
+need_source || { log "cannot get linux-source-$BOOT_KERNEL"; exit 1; }
+prepare_tree cc || exit 1
+mkdir -p "$CACHE/tools"
+[ -x "$CACHE/tools/gen_init_cpio" ] || gcc -O2 -o "$CACHE/tools/gen_init_cpio" "$SRC/usr/gen_init_cpio.c" || exit 1
+
+# build ARCH COMPILER: configure and build the image in a fixed directory,
+# cached by everything it depends on; sets IMG (the image) and CONFIG.
+build() {
+	local arch=$1 cc=$2 O=$CACHE/kunit/$1-$2 base=defconfig frags=() mk
+	arch_vars "$arch" || return 1
+	if [ "$arch" = arm ]; then
+		base=allnoconfig
+		frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config"
+		       "$here/config/common.config" "$here/config/arm.config" "$here/config/row-arm.config")
+	else
+		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
+	fi
+	frags+=("$here/config/kunit/common.config")
+	[ "$cc" = gcc ] || frags+=("$here/config/cfi.config")
+	mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
+	case $cc in
+	kcfi-gcc)
+		local w=$KCFI_BUILDDIR/kcfi-gcc
+		[ -n "$CROSS" ] && w=$(wrapper "${CROSS}kcfi-gcc" kcfi-gcc)
+		mk+=(CROSS_COMPILE="$CROSS" CC="$w") ;;
+	gcc) mk+=(CROSS_COMPILE="$CROSS") ;;
+	clang-19) mk+=(LLVM=-19) ;;
+	esac
+	local key
+	key=$( { cat "${frags[@]}"; cat "$CACHE/src-cc/stamp"; printf '%s\n' "${mk[@]}";
+		 [ "$cc" = kcfi-gcc ] && tool_id "$TRIPLE";
+		 case $cc in clang-19) clang-19 --version ;; *) "${CROSS}gcc" --version ;; esac | head -1; } |
+		sha256sum | cut -c1-16)
+	IMG=$O/$ARCH_IMAGE CONFIG=$O/.config
+	if [ -f "$IMG" ] && [ "$(cat "$O/kunit-key" 2>/dev/null)" = "$key" ]; then
+		log "$arch/$cc: cached build $key"
+		return 0
+	fi
+	rm -rf "$O" && mkdir -p "$O" && cat "${frags[@]}" > "$O/allconfig.frag" || return 1
+	log "$arch/$cc: configuring ($base + $(printf '%s ' "${frags[@]##*/}"))"
+	if [ "$base" = allnoconfig ]; then
+		(cd "$O" && "${mk[@]}" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig)
+	else
+		(cd "$O" && "${mk[@]}" defconfig && cat "$O/allconfig.frag" >> "$O/.config" && "${mk[@]}" olddefconfig)
+	fi > "$O/config.log" 2>&1 || { log "$arch/$cc: configuration failed, see $O/config.log"; return 1; }
+	local want=("$here/config/kunit/common.config")
+	[ "$cc" = gcc ] || want+=("$here/config/cfi.config")
+	check_config "$O/.config" "${want[@]}" || { log "$arch/$cc: the fragments did not survive Kconfig"; return 1; }
+	log "$arch/$cc: building $ARCH_TARGET ($(grep -c '=y' "$O/.config") options on; log $O/build.log)"
+	local t0=$SECONDS
+	(cd "$O" && timeout "$KUNIT_BUILD_TIMEOUT" "${mk[@]}" "$ARCH_TARGET") > "$O/build.log" 2>&1 ||
+		{ log "$arch/$cc: build failed or timed out, last lines of $O/build.log:"; tail -n 20 "$O/build.log" >&2; return 1; }
+	log "$arch/$cc: built in $((SECONDS - t0)) s"
+	echo "$key" > "$O/kunit-key"
+}
+
+# run ARCH COMPILER: boot the image; the console and its KTAP reading under $OUT/ARCH.
+run() {
+	local arch=$1 cc=$2 dir=$OUT/$1
+	arch_vars "$arch" || return 1
+	mkdir -p "$dir"
+	local con=$dir/console-$cc.log
+	local append="console=$CONSOLE panic=-1 kunit.shutdown=reboot"
+	log "$arch/$cc: booting (KUnit runs at boot; at most ${KUNIT_BOOT_TIMEOUT}s; console $con)"
+	local t0=$SECONDS
+	timeout "$KUNIT_BOOT_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2048 -accel tcg -display none \
+		-monitor none -serial "file:$con" -no-reboot -kernel "$IMG" -append "$append" \
+		> "$dir/qemu-$cc.log" 2>&1
+	local rc=$?
+	[ $rc -eq 124 ] && echo "kunit-check: QEMU timed out after ${KUNIT_BOOT_TIMEOUT}s" >> "$con"
+	awk -f "$here/ktap.awk" "$con" > "$dir/$cc.results"
+	log "$arch/$cc: ran in $((SECONDS - t0)) s"
+}
+
+status=0
+lines=()
+for arch in $KUNIT_ARCHES; do
+	arch_vars "$arch" || { status=1; continue; }
+	declare -A said=()
+	for cc in $KUNIT_COMPILERS; do
+		if build "$arch" "$cc"; then
+			run "$arch" "$cc"
+			said[$cc]=$(tally "$OUT/$arch/$cc.results" "$cc")
+			complete "$OUT/$arch/$cc.results" || status=1
+		else
+			said[$cc]="build failed"
+			status=1
+		fi
+	done
+	line="kunit $arch:"
+	sep=
+	for cc in kcfi-gcc gcc clang-19; do
+		line="$line$sep $cc ${said[$cc]:-not run}"
+		sep=";"
+	done
+	if [ -f "$OUT/$arch/kcfi-gcc.results" ] && [ -f "$OUT/$arch/gcc.results" ]; then
+		unexplained "$arch" > "$OUT/$arch/unexplained.txt"
+		d=$(wc -l < "$OUT/$arch/unexplained.txt")
+		[ "$d" -eq 0 ] || status=1
+		line="$line; unexplained $d"
+	else
+		line="$line; unexplained - (kcfi-gcc and gcc both needed)"
+		status=1
+	fi
+	lines+=("$line")
+	unset said
+done
+echo
+for l in "${lines[@]}"; do echo "$l"; done
+for arch in $KUNIT_ARCHES; do
+	[ -s "$OUT/$arch/unexplained.txt" ] || continue
+	echo "$arch, unexplained ($OUT/$arch/unexplained.txt):"
+	sed 's/^/    /' "$OUT/$arch/unexplained.txt"
+done
+exit $status

@@ -1,0 +1,100 @@
+#!/bin/sh
+# make kunit-check's reading of KUnit consoles (boot/ktap.awk) and its
+# comparison of compilers (boot/kunit-lib.sh), on hand-written consoles in
+# the shape Linux 6.12 prints: counts per case, parameterized cases counted
+# once, skips, a crash mid-suite, a boot where KUnit never started, CFI
+# failures shared with clang-19 or not, differences explained or not.
+. "$top_srcdir/tests/lib.sh"
+command -v bash >/dev/null || skip "bash not found"
+B=$top_srcdir/boot
+
+# console B1 [CFI]: two suites; B1 is suite beta's first case (ok / not ok);
+# CFI, if given, a CFI failure printed while beta runs.
+console() {
+	cat <<-EOT
+	[    0.000000] Linux version 6.12.0 (kcfi)
+	[    1.000000] KTAP version 1
+	[    1.000001] 1..2
+	[    1.000002]     KTAP version 1
+	[    1.000003]     # Subtest: alpha
+	[    1.000004]     # module: alpha_test
+	[    1.000005]     1..3
+	[    1.000006]     ok 1 alpha_one
+	[    1.000007]     ok 2 alpha_two # SKIP needs hardware
+	[    1.000008]         KTAP version 1
+	[    1.000009]         # Subtest: alpha_params
+	[    1.000010]         ok 1 value 1
+	[    1.000011]         not ok 2 value 2 # SKIP unsupported
+	[    1.000012]     # alpha_params: pass:1 fail:0 skip:1 total:2
+	[    1.000013]     ok 3 alpha_params
+	[    1.000014] # alpha: pass:2 fail:0 skip:1 total:3
+	[    1.000015] ok 1 alpha
+	[    1.000016]     KTAP version 1
+	[    1.000017]     # Subtest: beta
+	[    1.000018]     1..2
+	EOT
+	[ -n "${2:-}" ] && echo "[    1.000019] $2"
+	echo "[    1.000020]     $1 1 beta_one"
+	[ "${3:-}" = crash ] && { echo "[    1.000021] Kernel panic - not syncing: Fatal exception"; return; }
+	cat <<-EOT
+	[    1.000021]     ok 2 beta_two
+	[    1.000022] # beta: pass:1 fail:1 skip:0 total:2
+	[    1.000023] not ok 2 beta
+	[    2.000000] reboot: Restarting system
+	EOT
+}
+CFI="CFI failure at beta_helper+0x19/0x1e (target: other_fn+0x0/0x7; expected type: 0x12345678)"
+CFI2="CFI failure at gamma_helper+0x11/0x20 (target: g+0x0/0x7; expected type: 0x12345678)"
+OUT=$T/out EXPLAINED=$T/explained.tsv
+mkdir -p "$OUT/x86_64"
+console "not ok" "$CFI" > "$T/k.log"
+console ok > "$T/g.log"
+console "not ok" "$CFI" > "$T/c.log"
+for c in k g c; do awk -f "$B/ktap.awk" "$T/$c.log" > "$T/$c.results"; done
+cp "$T/k.results" "$OUT/x86_64/kcfi-gcc.results"
+cp "$T/g.results" "$OUT/x86_64/gcc.results"
+cp "$T/c.results" "$OUT/x86_64/clang-19.results"
+printf '# nothing explained\n' > "$EXPLAINED"
+
+printf 'case\talpha.alpha_one\tok\ncase\talpha.alpha_two\tskip\ncase\talpha.alpha_params\tok\ncfi\tbeta\t%s\ncase\tbeta.beta_one\tfail\ncase\tbeta.beta_two\tok\nplan\t2\ndone\t2\nlast\tbeta\n' "$CFI" > "$T/k.want"
+check "ktap.awk: one line per case (a parameterized case once), the CFI failure in its suite, the totals" \
+	cmp "$T/k.want" "$T/k.results"
+
+L=". '$B/kunit-lib.sh'; OUT='$OUT' EXPLAINED='$EXPLAINED'"
+check "tally: kcfi-gcc's counts with its CFI failure" sh -c \
+	"[ \"\$(bash -c \"$L; tally '$T/k.results' kcfi-gcc\")\" = 'ok 3, not ok 1, skipped 1, cfi 1' ]"
+check "tally: gcc's counts, no cfi field" sh -c \
+	"[ \"\$(bash -c \"$L; tally '$T/g.results' gcc\")\" = 'ok 4, not ok 0, skipped 1' ]"
+check "complete: every announced suite reported" bash -c "$L; complete '$T/k.results'"
+
+console "not ok" "$CFI" crash > "$T/crash.log"
+awk -f "$B/ktap.awk" "$T/crash.log" > "$T/crash.results"
+check "a boot that died in beta: crashed, named, counted" sh -c \
+	"[ \"\$(bash -c \"$L; tally '$T/crash.results' kcfi-gcc\")\" = 'ok 2, not ok 1, skipped 1, cfi 1 (crashed in beta after 1 of 2 suites)' ]"
+check "complete: not for the crashed boot" sh -c "! bash -c \"$L; complete '$T/crash.results'\""
+printf '[    0.0] Linux version 6.12.0\n[    3.0] Kernel panic - not syncing: VFS\n' > "$T/none.log"
+awk -f "$B/ktap.awk" "$T/none.log" > "$T/none.results"
+check "a boot where KUnit never started says so" sh -c \
+	"[ \"\$(bash -c \"$L; tally '$T/none.results' gcc\")\" = 'ok 0, not ok 0, skipped 0 (KUnit never started)' ] &&
+	 ! bash -c \"$L; complete '$T/none.results'\""
+
+bash -c "$L; unexplained x86_64" > "$T/u1"
+check "unexplained: beta_one differs from gcc; the CFI failure clang-19 shares is not counted" sh -c \
+	"[ \"\$(cat '$T/u1')\" = 'differs: beta.beta_one kcfi-gcc fail, gcc ok' ]"
+printf 'x86_64\tbeta.beta_one\tthe test asks for CFI_CLANG=n\n' >> "$EXPLAINED"
+bash -c "$L; unexplained x86_64" > "$T/u2"
+check "unexplained: nothing once explained.tsv lists it" test ! -s "$T/u2"
+console "not ok" "$CFI2" > "$T/c2.log"
+awk -f "$B/ktap.awk" "$T/c2.log" > "$OUT/x86_64/clang-19.results"
+bash -c "$L; unexplained x86_64" > "$T/u3"
+check "unexplained: a CFI failure clang-19 does not have at that function is named" sh -c \
+	"[ \"\$(cat '$T/u3')\" = 'cfi in beta: $CFI' ]"
+printf '*\tcfi:beta_helper\ta real mismatch, reported upstream\n' >> "$EXPLAINED"
+check "unexplained: an explained CFI failure is not" sh -c "[ -z \"\$(bash -c \"$L; unexplained x86_64\")\" ]"
+printf 'x86_64\tbeta.beta_one\tfoo\n' > "$EXPLAINED"
+rm "$OUT/x86_64/gcc.results"; console ok | grep -v beta_two > "$T/g2.log"
+awk -f "$B/ktap.awk" "$T/g2.log" > "$OUT/x86_64/gcc.results"
+awk -f "$B/ktap.awk" "$T/k.log" > "$OUT/x86_64/clang-19.results"
+check "unexplained: a case gcc never ran is named" sh -c \
+	"[ \"\$(bash -c \"$L; unexplained x86_64\")\" = 'only in kcfi-gcc: beta.beta_two ok' ]"
+finish
