@@ -245,7 +245,6 @@ const struct kcfi_arch arch_aarch64 = {
 	.lenient_directive = a64_lenient_directive,
 	.comment = "//",
 	.align_pow2 = true,
-	.nop_bytes = 4,
 	.nop = "nop",
 	/* ldur movk movk cmp b.eq brk: GNU as does not relax aarch64 branches,
 	 * so GCC must have sized all six (doc/directives.md 3.3, reserved length). */

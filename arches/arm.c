@@ -349,7 +349,6 @@ const struct kcfi_arch arch_arm = {
 	.branch_clobbers = arm_branch_clobbers,
 	.comment = "@",
 	.align_pow2 = true,
-	.nop_bytes = 4,
 	/* push bic ldr eor eor eor eors pop beq bkpt(+nop): GCC sizes an asm
 	 * statement at 4 bytes; GNU as does not relax cbz, tbb/tbh tables
 	 * or literal pool loads, so the budget must cover the longest form. */

@@ -133,7 +133,9 @@ const struct kcfi_arch arch_i386 = {
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,
-	.nop_bytes = 1,
+	/* GCC's i386 patchable prefix is x86's one-byte nop; the check already
+	 * reads the id at -(M+4), where x86_emit_entry() puts it. */
+	.nop = "nop",
 	.check_statements = 0,	/* GNU as relaxes x86 branches */
 	.trap_word = NULL,	/* Clang's i386 checks have no .kcfi_traps either */
 	.elf32 = true,

@@ -424,7 +424,6 @@ const struct kcfi_arch arch_riscv64 = {
 	.check_clobbers = rv_check_clobbers,
 	.comment = "#",
 	.align_pow2 = true,
-	.nop_bytes = 4,
 	.nop = "nop",
 	/* lw lui addiw beq ebreak.  GNU as relaxes riscv branches, but GCC's
 	 * length estimates also place literal pools and alignment: keep them

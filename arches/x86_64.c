@@ -927,7 +927,6 @@ const struct kcfi_arch arch_x86_64 = {
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,
-	.nop_bytes = 1,
 	.nop = "nop",
 	.check_statements = KCFI_CHECK_STATEMENTS_X86_64,
 	.trap_word = ".long",

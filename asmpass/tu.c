@@ -186,14 +186,13 @@ static int on_label(struct tu *t, struct stmt *s)
 static int on_syntax(struct tu *t, const struct stmt *s)
 {
 	if (t->instrumented) {
-		if (t->arch->syntax_directive &&
-		    t->arch->syntax_directive(s->name.p, s->name.n) > 0)
+		if (arch_syntax_directive(t->arch, s->name.p, s->name.n) > 0)
 			return tu_fail(t, 0, "%s", t->arch->syntax_refusal);
 		return 0;
 	}
 	const struct kcfi_arch *a;
 	for (unsigned i = 0; i < 32 && (a = arch_nth(i)); i++) {
-		int r = a->syntax_directive ? a->syntax_directive(s->name.p, s->name.n) : -1;
+		int r = arch_syntax_directive(a, s->name.p, s->name.n);
 		if (r > 0)
 			t->foreign_syntax |= 1u << i;
 		else if (r == 0)
@@ -205,13 +204,12 @@ static int on_syntax(struct tu *t, const struct stmt *s)
 static int on_directive(struct tu *t, struct stmt *s)
 {
 	if (t->call.active && !is_debug_directive(s->name) &&
-	    !(t->arch->state_directive &&
-	      t->arch->state_directive(s->name.p, s->name.n, s->args.p, s->args.n))) {
+	    !arch_state_directive(t->arch, s->name.p, s->name.n, s->args.p, s->args.n)) {
 		/* Directives GCC prints inside a call pattern, as the backend
 		 * knows them (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall).
 		 * Other data could be an instruction of its own. */
-		if (tu_lenient(&t->call) && t->arch->lenient_directive &&
-		    t->arch->lenient_directive(s->name.p, s->name.n, s->args.p, s->args.n))
+		if (tu_lenient(&t->call) &&
+		    arch_lenient_directive(t->arch, s->name.p, s->name.n, s->args.p, s->args.n))
 			return tu_on_lenient(t, s);
 		return tu_fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, tu_dir_name(t->call.kind), t->call.line);
@@ -224,8 +222,8 @@ static int on_directive(struct tu *t, struct stmt *s)
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
 		tu_record_early(t, s);
-	else if (t->arch->observe)
-		t->arch->observe(&t->arch_opts, s->name.p, s->name.n, s->args.p, s->args.n);
+	else
+		arch_observe(t->arch, &t->arch_opts, s->name.p, s->name.n, s->args.p, s->args.n);
 	const char *msg;
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
@@ -427,12 +425,11 @@ int tu_finish(struct tu *t)
 			    "its source was compiled with -fsanitize=kcfi -flto: link "
 			    "through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
 	}
-	if (t->instrumented && t->arch->tu_end) {
+	if (t->instrumented) {
 		struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 				      .trap_word = t->arch->trap_word, .cfi = t->cfi };
-		t->arch->tu_end(&em, &t->arch_opts, t->needs);
+		arch_tu_end(t->arch, &em, &t->arch_opts, t->needs);
+		typetab_write_names(&t->types, t->out, t->arch);
 	}
-	if (t->instrumented)
-		typetab_write_names(&t->types, t->out, t->arch->code_id);
 	return 0;
 }
