@@ -89,11 +89,8 @@ static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		     (int)b->mem_len, b->mem, reg);
 	emit(e, "\tcmpl\t$%u, %d(%%%s)\n", x86_code_id(site->id),
 	     -(int)(site->prefix_nops + 4), reg);
-	emit(e, "\tje\t.Lkcfi%u_call\n", n);
-	emit_trap_label(e, n);
-	emit(e, "\tint3\n");
-	emit_trap_entry(e, n);	/* nothing: there is no table (trap_word) */
-	emit(e, ".Lkcfi%u_call:\n", n);
+	emit(e, "\tje\t" EMIT_CALL_LABEL "\n", n);
+	emit_trap(e, n, "\tint3\n");	/* Clang's debugtrap; no table (trap_word) */
 	if (b->flags & X86_THUNK) {
 		/* -mindirect-branch=thunk: the register GCC chose has its thunk,
 		 * which GCC defines or the program provides, as before. */
