@@ -110,7 +110,7 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			len += (size_t)snprintf(regs + len, sizeof(regs) - len, "%s%s",
 						len ? ", " : "", t->arch->gpr_name(i));
 	bool in_func = t->func.name.len > 0;
-	return tu_fail(t, 0, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
+	return tu_fail_src(t, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
 		    "writes %s), %s", (int)text.n, text.p,
 		    in_func ? t->func.name.data : "this unit", in_func ? "()" : "",
 		    t->arch->gpr_name((unsigned)n), t->arch->name, regs, why);

@@ -36,6 +36,23 @@ int tu_fail(struct tu *t, size_t col, const char *fmt, ...)
 	return -1;
 }
 
+/* An error about the user's code: at its C source line when the input
+ * says which, with the assembly line after the message for -save-temps. */
+int tu_fail_src(struct tu *t, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct diag_loc at;
+	if (!tu_src_where(t, &at))
+		return tu_fail(t, 0, "%s", msg);
+	diag_error(&at, "%s (assembly: %s:%lu)", msg, t->loc.file, t->loc.line);
+	t->failed = true;
+	return -1;
+}
+
 struct tu *tu_new(const struct kcfi_options *opts, struct sink *out)
 {
 	struct tu *t = calloc(1, sizeof(*t));
@@ -59,6 +76,7 @@ void tu_free(struct tu *t)
 	buf_free(&t->call_prefix);
 	buf_free(&t->early);
 	buf_free(&t->fn_type);
+	tu_src_free(t);
 	for (size_t i = 0; i < sizeof(t->reserved_by) / sizeof(t->reserved_by[0]); i++)
 		free(t->reserved_by[i].why);
 	buf_free(&t->seq.text);
@@ -216,8 +234,12 @@ static int on_directive(struct tu *t, struct stmt *s)
 	}
 	if (t->instrumented && !t->in_app && dir_is(s, "size"))
 		tu_function_range(t, s->args);
-	if (t->instrumented && !t->in_app && dir_is(s, "type"))
+	if (t->instrumented && !t->in_app && dir_is(s, "type")) {
 		tu_function_type(t, s->args);
+		tu_src_forget(t);
+	}
+	if (!t->in_app && dir_is(s, "file"))
+		tu_src_file(t, s->args);
 	if (!is_debug_directive(s->name))
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
@@ -342,6 +364,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_DEBUG:
 		if (!t->cfi && is_cfi_startproc(p, n))
 			t->cfi = true;
+		tu_src_loc(t, (struct slice){ p, n });
 		/* ".loc 1 2 3; call *%rax": the assembler reads on after ';'. */
 		if (line_is_compound(p, n))
 			r = statements(t, p, n);
