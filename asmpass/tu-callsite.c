@@ -195,7 +195,7 @@ int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	if (pass)
 		return pass_branch(t, line, n);
 	if (b->refuse)
-		return tu_fail(t, 0, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
+		return tu_fail_src(t, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
 			    "by KCFI: %s", (int)text.n, text.p, c->line, b->refuse);
 	if (t->arch->check_statements && c->reserve < t->arch->check_statements)
 		return tu_fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
@@ -214,7 +214,7 @@ int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	struct kcfi_site site = { .id = e->id, .prefix_nops = t->prefix_nops,
 				  .serial = t->serial++ };
 	if (t->arch->emit_check(&em, b, &site, &t->arch_opts))
-		return tu_fail(t, 0, "%s", em.error);
+		return tu_fail_src(t, "%s", em.error);
 	t->needs |= em.needs;
 	tu_resync(t, t->loc.line + 1);
 	t->stats.checks++;

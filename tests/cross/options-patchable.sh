@@ -13,5 +13,14 @@ for tg in $TARGETS; do
 		arm-*) refused "$tg" "patchable-$nm" -fpatchable-function-entry -O2 -fpatchable-function-entry=$nm ;;
 		esac
 	done
+	# With -g the refusal is at the C line of the call it refuses (one
+	# of convert's three, lines 20-22), not in the temporary .s file.
+	case $tg in
+	arm-*)
+		_exe=$T/prog-g-$(echo "$tg" | tr : -)
+		built "$tg" g-patchable-4,2 "$_exe" -O2 -g -fpatchable-function-entry=4,2
+		check "$tg g-patchable-4,2: refused at the C line of the call" \
+			grep -q "^$PROG:2[012]:[0-9]*: error: patchable prefix NOPs (-fpatchable-function-entry=N,M with M > 0)" "$T/build.err" ;;
+	esac
 done
 matrix_finish
