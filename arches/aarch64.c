@@ -53,6 +53,19 @@ enum {
 	A64_REG_MASK = 0xff,	/* flags: target register number */
 };
 
+/* The BRK immediate Linux's arm64 KCFI handler decodes (asm/brk-imm.h):
+ * CFI_BRK_IMM_BASE, the register holding the expected id in bits 5-9,
+ * the target's in bits 0-4. */
+enum {
+	A64_BRK_KCFI_BASE = 0x8000,
+	A64_BRK_TYPE_SHIFT = 5,
+};
+
+static unsigned a64_brk_imm(unsigned expected_reg, unsigned target_reg)
+{
+	return A64_BRK_KCFI_BASE | expected_reg << A64_BRK_TYPE_SHIFT | target_reg;
+}
+
 static int a64_gpr(const char *p, size_t n);
 static const char *a64_gpr_name(unsigned n);
 
@@ -185,11 +198,8 @@ static int a64_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	emit(e, "\tmovk\tw%u, #%u\n", expected, site->id & 0xffffu);
 	emit(e, "\tmovk\tw%u, #%u, lsl #16\n", expected, site->id >> 16);
 	emit(e, "\tcmp\tw%u, w%u\n", loaded, expected);
-	emit(e, "\tb.eq\t.Lkcfi%u_call\n", n);
-	emit_trap_label(e, n);
-	emit(e, "\tbrk\t#0x%x\n", 0x8000u | (expected << 5) | target);
-	emit_trap_entry(e, n);
-	emit(e, ".Lkcfi%u_call:\n", n);
+	emit(e, "\tb.eq\t" EMIT_CALL_LABEL "\n", n);
+	emit_trap(e, n, "\tbrk\t#0x%x\n", a64_brk_imm(expected, target));
 	emit(e, "\t%s\t%s\n", b->cls == INSN_ICALL ? "blr" : "br", b->reg);
 	return 0;
 }
@@ -245,7 +255,6 @@ const struct kcfi_arch arch_aarch64 = {
 	.lenient_directive = a64_lenient_directive,
 	.comment = "//",
 	.align_pow2 = true,
-	.nop_bytes = 4,
 	.nop = "nop",
 	/* ldur movk movk cmp b.eq brk: GNU as does not relax aarch64 branches,
 	 * so GCC must have sized all six (doc/directives.md 3.3, reserved length). */

@@ -83,6 +83,11 @@ enum {
 	ARM_ISA_DIVIDED = 2,	/* opts->isa: .syntax divided */
 	ARM_IP = 12,
 	ARM_LR = 14,
+	/* BKPT immediates, ORed with the target register, as LLVM's udf
+	 * immediates name it: Thumb's BKPT has 8 bits, ARM's 16, where the
+	 * aarch64 layout (0x8000, type register 31: none) fits. */
+	ARM_BKPT_THUMB = 0x80,
+	ARM_BKPT_ARM = 0x8000 | 31 << 5,
 };
 
 static int arm_gpr(const char *p, size_t n);
@@ -266,14 +271,11 @@ static int arm_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	emit(e, "\teors\t%s, %s, #%u\n", s, s, h & 0xff000000u);
 	if (saved)
 		emit(e, "\tpop\t{%s}\n", s);
-	emit(e, "\t%s\t.Lkcfi%u_call\n", thumb ? "beq.w" : "beq", n);
-	emit_trap_label(e, n);
+	emit(e, "\t%s\t" EMIT_CALL_LABEL "\n", thumb ? "beq.w" : "beq", n);
 	if (thumb)
-		emit(e, "\tbkpt\t#0x%x\n\tnop.n\n", 0x80u | target);
+		emit_trap(e, n, "\tbkpt\t#0x%x\n\tnop.n\n", ARM_BKPT_THUMB | target);
 	else
-		emit(e, "\tbkpt\t#0x%x\n", 0x8000u | 31u << 5 | target);
-	emit_trap_entry(e, n);
-	emit(e, ".Lkcfi%u_call:\n", n);
+		emit_trap(e, n, "\tbkpt\t#0x%x\n", ARM_BKPT_ARM | target);
 	emit(e, "\t%s\t%s\n", b->cls == INSN_ICALL ? "blx" : "bx", b->reg);
 	return 0;
 }
@@ -349,7 +351,6 @@ const struct kcfi_arch arch_arm = {
 	.branch_clobbers = arm_branch_clobbers,
 	.comment = "@",
 	.align_pow2 = true,
-	.nop_bytes = 4,
 	/* push bic ldr eor eor eor eors pop beq bkpt(+nop): GCC sizes an asm
 	 * statement at 4 bytes; GNU as does not relax cbz, tbb/tbh tables
 	 * or literal pool loads, so the budget must cover the longest form. */

@@ -89,11 +89,8 @@ static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		     (int)b->mem_len, b->mem, reg);
 	emit(e, "\tcmpl\t$%u, %d(%%%s)\n", x86_code_id(site->id),
 	     -(int)(site->prefix_nops + 4), reg);
-	emit(e, "\tje\t.Lkcfi%u_call\n", n);
-	emit_trap_label(e, n);
-	emit(e, "\tint3\n");
-	emit_trap_entry(e, n);	/* nothing: there is no table (trap_word) */
-	emit(e, ".Lkcfi%u_call:\n", n);
+	emit(e, "\tje\t" EMIT_CALL_LABEL "\n", n);
+	emit_trap(e, n, "\tint3\n");	/* Clang's debugtrap; no table (trap_word) */
 	if (b->flags & X86_THUNK) {
 		/* -mindirect-branch=thunk: the register GCC chose has its thunk,
 		 * which GCC defines or the program provides, as before. */
@@ -133,7 +130,9 @@ const struct kcfi_arch arch_i386 = {
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,
-	.nop_bytes = 1,
+	/* GCC's i386 patchable prefix is x86's one-byte nop; the check already
+	 * reads the id at -(M+4), where x86_emit_entry() puts it. */
+	.nop = "nop",
 	.check_statements = 0,	/* GNU as relaxes x86 branches */
 	.trap_word = NULL,	/* Clang's i386 checks have no .kcfi_traps either */
 	.elf32 = true,

@@ -243,11 +243,8 @@ static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	emit(e, "\tlw\t%s, -%u(%s)\n", abi_names[loaded], off, abi_names[target]);
 	materialise(e, abi_names[expected], site->id);
 	/* rs1 = the expected id: Linux reports rs1 as the expected type. */
-	emit(e, "\tbeq\t%s, %s, .Lkcfi%u_call\n", abi_names[expected], abi_names[loaded], n);
-	emit_trap_label(e, n);
-	emit(e, "\tebreak\n");
-	emit_trap_entry(e, n);
-	emit(e, ".Lkcfi%u_call:\n", n);
+	emit(e, "\tbeq\t%s, %s, " EMIT_CALL_LABEL "\n", abi_names[expected], abi_names[loaded], n);
+	emit_trap(e, n, "\tebreak\n");
 	if (link == 1)
 		emit(e, "\tjalr\t%s\n", abi_names[target]);	/* c.jalr with RVC: decoded */
 	else if (link == 0)	/* never c.jr: Linux would not find the target */
@@ -424,7 +421,6 @@ const struct kcfi_arch arch_riscv64 = {
 	.check_clobbers = rv_check_clobbers,
 	.comment = "#",
 	.align_pow2 = true,
-	.nop_bytes = 4,
 	.nop = "nop",
 	/* lw lui addiw beq ebreak.  GNU as relaxes riscv branches, but GCC's
 	 * length estimates also place literal pools and alignment: keep them

@@ -829,11 +829,8 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	const char *reg = x86_check_reg(b);
 	emit(e, "\tmovl\t$%u, %%r10d\n", (unsigned)(0u - x86_code_id(site->id)));
 	emit(e, "\taddl\t%d(%%%s), %%r10d\n", disp, reg);
-	emit(e, "\tje\t.Lkcfi%u_call\n", n);
-	emit_trap_label(e, n);
-	emit(e, "\tud2\n");
-	emit_trap_entry(e, n);
-	emit(e, ".Lkcfi%u_call:\n", n);
+	emit(e, "\tje\t" EMIT_CALL_LABEL "\n", n);
+	emit_trap(e, n, "\tud2\n");	/* Linux's handle_cfi_failure() looks for ud2 */
 	if (b->flags & X86_INLINE) {
 		emit_inline_retpoline(e);
 	} else if (b->flags & X86_THUNK) {
@@ -927,7 +924,6 @@ const struct kcfi_arch arch_x86_64 = {
 	.code_id = x86_code_id,
 	.comment = "#",
 	.align_pow2 = false,
-	.nop_bytes = 1,
 	.nop = "nop",
 	.check_statements = KCFI_CHECK_STATEMENTS_X86_64,
 	.trap_word = ".long",

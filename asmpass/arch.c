@@ -29,7 +29,40 @@ static const char *x86_mode_arch(const char *arch, size_t len, const char *mode)
 	return !strcmp(mode, "--32") ? "i386" : !strcmp(mode, "--64") ? "x86_64" : "x32";
 }
 
-const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits, const char *mode)
+const char *arch_missing(const struct kcfi_arch *a)
+{
+	if (!a->name)
+		return "name";
+	if (!a->serves)
+		return "serves";
+	if (!a->classify)
+		return "classify";
+	if (!a->emit_check)
+		return "emit_check";
+	if (!a->emit_entry)
+		return "emit_entry";
+	if (!a->gpr)
+		return "gpr";
+	if (!a->gpr_name)
+		return "gpr_name";
+	if (!a->check_clobbers)
+		return "check_clobbers";
+	if (!a->comment || !a->comment[0])
+		return "comment";
+	if (!a->nop || !a->nop[0])
+		return "nop";
+	/* The optional ones that only make sense together. */
+	if (!a->emit_stub_jump != !a->stub_align)
+		return a->emit_stub_jump ? "stub_align" : "emit_stub_jump";
+	if (!a->seq_begin != !a->seq_step)
+		return a->seq_begin ? "seq_step" : "seq_begin";
+	if (a->syntax_directive && !a->syntax_refusal)
+		return "syntax_refusal";
+	return NULL;
+}
+
+const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits, const char *mode,
+					const char **broken)
 {
 	size_t len = strcspn(triple, "-");
 	const char *arch = x86_mode_arch(triple, len, mode);
@@ -37,15 +70,28 @@ const struct kcfi_arch *arch_for_triple(const char *triple, unsigned ptr_bits, c
 		len = strlen(arch);
 	else
 		arch = triple;
+	*broken = NULL;
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
 		const struct kcfi_arch *a = backends[i];
-		if (!a->serves(arch, len, ptr_bits))
+		if (!a->serves || !a->serves(arch, len, ptr_bits))
 			continue;
-		/* Patterns are compiled once per process, on first use. */
+		/* Checked and prepared once per process, on first use, so
+		 * that no operation needs a NULL test where it is called. */
 		static const struct kcfi_arch *ready[sizeof(backends) / sizeof(backends[0])];
 		if (!ready[i]) {
-			if (a->init && a->init())
+			static char why[96];
+			const char *m = arch_missing(a);
+			if (m)
+				snprintf(why, sizeof(why), "the %s backend lacks '%s'",
+					 a->name ? a->name : "(unnamed)", m);
+			else if (arch_init(a))
+				snprintf(why, sizeof(why), "the %s backend failed to initialise", a->name);
+			else
+				why[0] = '\0';
+			if (why[0]) {
+				*broken = why;
 				return NULL;
+			}
 			ready[i] = a;
 		}
 		return a;

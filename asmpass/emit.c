@@ -16,15 +16,11 @@ void emit(struct emitter *e, const char *fmt, ...)
 	va_end(ap);
 }
 
-void emit_trap_label(struct emitter *e, unsigned serial)
-{
-	emit(e, ".Lkcfi%u_trap:\n", serial);
-}
 
 /* One self-relative 32-bit entry per trap, in a section linked to the code
  * section, as Linux's is_cfi_trap() and Clang's emitKCFITrapEntry expect.
  * push/pop leave GNU as's ".previous" state alone. */
-void emit_trap_entry(struct emitter *e, unsigned serial)
+static void trap_entry(struct emitter *e, unsigned serial)
 {
 	if (!e->trap_word)
 		return;
@@ -36,6 +32,17 @@ void emit_trap_entry(struct emitter *e, unsigned serial)
 		emit(e, "\t.pushsection .kcfi_traps,\"ao\",@progbits,%s\n", s->name);
 	emit(e, ".Lkcfi%u_entry:\n\t%s\t.Lkcfi%u_trap-.Lkcfi%u_entry\n\t.popsection\n",
 	     serial, e->trap_word, serial, serial);
+}
+
+void emit_trap(struct emitter *e, unsigned serial, const char *fmt, ...)
+{
+	va_list ap;
+	emit(e, ".Lkcfi%u_trap:\n", serial);
+	va_start(ap, fmt);
+	sink_vprintf(e->sink, fmt, ap);
+	va_end(ap);
+	trap_entry(e, serial);
+	emit(e, EMIT_CALL_LABEL ":\n", serial);
 }
 
 int emit_fail(struct emitter *e, const char *fmt, ...)

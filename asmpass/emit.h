@@ -22,10 +22,16 @@ struct emitter {
 
 void emit(struct emitter *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* "\t.LkcfiN_trap:" — place immediately before the trap instruction. */
-void emit_trap_label(struct emitter *e, unsigned serial);
-/* The .kcfi_traps entry for that label; place after the trap instruction. */
-void emit_trap_entry(struct emitter *e, unsigned serial);
+/* The label the check's branch-if-equal goes to, with the serial of its
+ * site, for a format string of emit(); emit_trap() defines it. */
+#define EMIT_CALL_LABEL ".Lkcfi%u_call"
+/* The end of every check, on every architecture: the trap, printed from
+ * FMT (whole lines), between the label its .kcfi_traps entry points at
+ * and that entry, then EMIT_CALL_LABEL, where the branch follows.  One
+ * place, so that no backend can list a trap without its label or put
+ * anything between the trap and the branch it guards. */
+void emit_trap(struct emitter *e, unsigned serial, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Record why a sequence cannot be emitted; returns -1 for convenience. */
 int emit_fail(struct emitter *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -14,7 +14,7 @@ libasmpass_a_SOURCES += \
 	asmpass/symver.c asmpass/symver.h \
 	asmpass/tu.c asmpass/tu.h asmpass/tu-state.h \
 	asmpass/tu-callsite.c asmpass/tu-directives.c asmpass/tu-entry.c \
-	asmpass/tu-exempt.c asmpass/tu-seq.c asmpass/tu-stubs.c \
+	asmpass/tu-exempt.c asmpass/tu-seq.c asmpass/tu-srcloc.c asmpass/tu-stubs.c \
 	asmpass/typetab.c asmpass/typetab.h \
 	common/kcfi-targets.h \
 	grammar/asmline.h

@@ -75,7 +75,7 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			   const struct kcfi_branch *b, struct slice text)
 {
 	uint64_t writes = t->arch->check_clobbers(b);
-	uint64_t at_branch = t->arch->branch_clobbers ? t->arch->branch_clobbers(b) : writes;
+	uint64_t at_branch = arch_branch_clobbers(t->arch, b);
 	char why[512];
 	int n;
 	if (c->chain >= 0 && (writes >> c->chain & 1)) {
@@ -110,7 +110,7 @@ static int check_registers(struct tu *t, const struct pending_call *c,
 			len += (size_t)snprintf(regs + len, sizeof(regs) - len, "%s%s",
 						len ? ", " : "", t->arch->gpr_name(i));
 	bool in_func = t->func.name.len > 0;
-	return tu_fail(t, 0, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
+	return tu_fail_src(t, "the KCFI check of '%.*s' in %s%s would overwrite %s (the %s check "
 		    "writes %s), %s", (int)text.n, text.p,
 		    in_func ? t->func.name.data : "this unit", in_func ? "()" : "",
 		    t->arch->gpr_name((unsigned)n), t->arch->name, regs, why);
@@ -195,7 +195,7 @@ int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	if (pass)
 		return pass_branch(t, line, n);
 	if (b->refuse)
-		return tu_fail(t, 0, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
+		return tu_fail_src(t, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be checked "
 			    "by KCFI: %s", (int)text.n, text.p, c->line, b->refuse);
 	if (t->arch->check_statements && c->reserve < t->arch->check_statements)
 		return tu_fail(t, 0, ".kcfi_call (line %lu) reserves %u statements, the %s check "
@@ -214,7 +214,7 @@ int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
 	struct kcfi_site site = { .id = e->id, .prefix_nops = t->prefix_nops,
 				  .serial = t->serial++ };
 	if (t->arch->emit_check(&em, b, &site, &t->arch_opts))
-		return tu_fail(t, 0, "%s", em.error);
+		return tu_fail_src(t, "%s", em.error);
 	t->needs |= em.needs;
 	tu_resync(t, t->loc.line + 1);
 	t->stats.checks++;
@@ -229,8 +229,7 @@ static int on_annotated(struct tu *t, struct stmt *s, const struct kcfi_branch *
 	struct pending_call c = t->call;
 	t->call.active = false;
 	bool ok = tu_kind_ok(c.kind, b->cls);
-	if (!ok && (b->cls == INSN_CALL || b->cls == INSN_JUMP) && t->arch->seq_begin &&
-	    t->arch->seq_begin(b, s->text.p, s->text.n))
+	if (!ok && (b->cls == INSN_CALL || b->cls == INSN_JUMP) && arch_seq_begin(t->arch, b, s->text.p, s->text.n))
 		return tu_begin_seq(t, &c, s, line, n);
 	/* A jump table's bounds check may sit inside its pattern, before the
 	 * table jump: arm Thumb-2 casesi is "cmp; bhi .Ldefault; tbb".  A
@@ -296,8 +295,7 @@ int tu_on_insn(struct tu *t, struct stmt *s, const char *line, size_t n)
 		tu_resync(t, t->loc.line);
 		return 0;
 	}
-	if (insn_is_indirect(b.cls) && !t->in_app && t->arch->profiler_call &&
-	    t->arch->profiler_call(line, n)) {
+	if (insn_is_indirect(b.cls) && !t->in_app && arch_profiler_call(t->arch, line, n)) {
 		t->stats.direct++;
 		tu_exempt_branch(t, KCFI_EXEMPT_DIRECT);
 		tu_resync(t, t->loc.line);

@@ -25,15 +25,13 @@ void tu_record_early(struct tu *t, const struct stmt *s)
 
 static void replay_early(struct tu *t)
 {
-	if (!t->arch->observe)
-		return;
 	const char *p = t->early.data, *end = p + t->early.len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct slice line = { p, (size_t)(nl - p) };
 		struct stmt s;
 		if (stmt_next(&line, t->arch->comment, &s) && s.kind == STMT_DIRECTIVE)
-			t->arch->observe(&t->arch_opts, s.name.p, s.name.n, s.args.p, s.args.n);
+			arch_observe(t->arch, &t->arch_opts, s.name.p, s.name.n, s.args.p, s.args.n);
 		p = nl + 1;
 	}
 	t->early.len = 0;
@@ -47,7 +45,12 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	size_t n = d->triple.n < sizeof(triple) - 1 ? d->triple.n : sizeof(triple) - 1;
 	memcpy(triple, d->triple.p, n);
 	triple[n] = '\0';
-	t->arch = arch_for_triple(triple, d->ptr_bits, t->opts.x86_mode);
+	const char *broken;
+	t->arch = arch_for_triple(triple, d->ptr_bits, t->opts.x86_mode, &broken);
+	if (broken)
+		return tu_fail(t, 0, "target \"%s\": %s (asmpass/arch.h), a bug of kcfi-as, "
+			    "please report it; build this file without -fsanitize=kcfi "
+			    "meanwhile", triple, broken);
 	if (!t->arch && t->opts.x86_mode && !strcmp(t->opts.x86_mode, "--x32"))
 		return tu_fail(t, 0, "no KCFI backend for x32 (--x32, gcc -mx32): build this file "
 			    "without -fsanitize=kcfi, or for i386 (-m32) or x86_64 (-m64)");
@@ -62,8 +65,7 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	t->prefix_nops = d->prefix;
 	t->arch_opts.cs_prefix = t->opts.cs_prefix;
 	t->arch_opts.march = t->opts.march;
-	if (t->arch->tu_start)
-		t->arch->tu_start(&t->arch_opts);
+	arch_tu_start(t->arch, &t->arch_opts);
 	replay_early(t);
 	t->type_opts.hash = t->opts.hash;
 	t->type_opts.normalize_integers = t->opts.normalize_integers;
@@ -113,7 +115,7 @@ static int on_typeinfo(struct tu *t, const struct kcfi_directive *d)
 	free(heap);
 	if (rc)
 		return tu_fail(t, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
-	uint32_t v = t->arch->code_id ? t->arch->code_id(r.id) : r.id;
+	uint32_t v = arch_code_id(t->arch, r.id);
 	sink_printf(t->out, "\t.pushsection\t.rodata\n\t.balign\t4\n%.*s:\n\t.long\t%u\n"
 		    "\t.string\t\"%s\"\n\t.popsection\n",
 		    (int)d->name.n, d->name.p, v, r.mangled);

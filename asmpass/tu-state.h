@@ -57,6 +57,13 @@ struct tu {
 	struct diag_loc loc;
 	size_t file_len;		/* strlen(loc.file), for the line markers */
 	bool in_app;
+	/* The C source position of what is being read (tu-srcloc.c). */
+	struct {
+		char **files;		/* by .file number, NULL: not named */
+		size_t n_files;
+		unsigned long file, line, col;
+		bool valid;
+	} src;
 	/* The #APP block being read: its start label's serial and the section
 	 * it began in (name, NUL, group), for its .debug_srcinfo range.  Empty
 	 * when the block is not recorded (see tu_app_begin()). */
@@ -138,6 +145,15 @@ struct slice tu_unquoted(struct slice s);
 bool tu_same_symbol(struct slice a, struct slice b);
 const char *tu_prefixed_symbol(struct tu *t, const char *prefix, struct slice name);
 const char *tu_dir_name(enum kcfi_dir k);
+
+/* tu-srcloc.c */
+void tu_src_file(struct tu *t, struct slice args);
+void tu_src_loc(struct tu *t, struct slice stmt);
+void tu_src_forget(struct tu *t);
+bool tu_src_where(const struct tu *t, struct diag_loc *at);
+void tu_src_free(struct tu *t);
+int tu_fail_src(struct tu *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* tu-exempt.c */
 void tu_exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r);

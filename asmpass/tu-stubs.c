@@ -47,7 +47,7 @@ void tu_emit_stub_alias(struct tu *t, struct slice name, struct slice target,
  * a shared library keeps one and every pointer to NAME within it is equal. */
 static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32_t id)
 {
-	if (!t->arch->emit_stub_jump || !t->arch->stub_align)
+	if (!arch_has_stubs(t->arch))
 		return tu_fail(t, 0, "extern stubs are not implemented for %s", t->arch->name);
 	if (t->prefix_nops)
 		return tu_fail(t, 0, "extern stubs cannot be combined with patchable prefix NOPs "
@@ -106,7 +106,7 @@ int tu_on_extern(struct tu *t, const struct kcfi_directive *d)
 	}
 	/* The value is what code compares against, so on x86 it is masked like
 	 * every preamble and call site (SYM_TYPED_FUNC_START puts it in one). */
-	uint32_t v = t->arch->code_id ? t->arch->code_id(e->id) : e->id;
+	uint32_t v = arch_code_id(t->arch, e->id);
 	char num[DECIMAL_MAX];
 	const struct slice lines[] = {
 		SLICE_LIT("\t.weak\t__kcfi_typeid_"), d->name,

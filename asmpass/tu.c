@@ -36,6 +36,23 @@ int tu_fail(struct tu *t, size_t col, const char *fmt, ...)
 	return -1;
 }
 
+/* An error about the user's code: at its C source line when the input
+ * says which, with the assembly line after the message for -save-temps. */
+int tu_fail_src(struct tu *t, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct diag_loc at;
+	if (!tu_src_where(t, &at))
+		return tu_fail(t, 0, "%s", msg);
+	diag_error(&at, "%s (assembly: %s:%lu)", msg, t->loc.file, t->loc.line);
+	t->failed = true;
+	return -1;
+}
+
 struct tu *tu_new(const struct kcfi_options *opts, struct sink *out)
 {
 	struct tu *t = calloc(1, sizeof(*t));
@@ -59,6 +76,7 @@ void tu_free(struct tu *t)
 	buf_free(&t->call_prefix);
 	buf_free(&t->early);
 	buf_free(&t->fn_type);
+	tu_src_free(t);
 	for (size_t i = 0; i < sizeof(t->reserved_by) / sizeof(t->reserved_by[0]); i++)
 		free(t->reserved_by[i].why);
 	buf_free(&t->seq.text);
@@ -186,14 +204,13 @@ static int on_label(struct tu *t, struct stmt *s)
 static int on_syntax(struct tu *t, const struct stmt *s)
 {
 	if (t->instrumented) {
-		if (t->arch->syntax_directive &&
-		    t->arch->syntax_directive(s->name.p, s->name.n) > 0)
+		if (arch_syntax_directive(t->arch, s->name.p, s->name.n) > 0)
 			return tu_fail(t, 0, "%s", t->arch->syntax_refusal);
 		return 0;
 	}
 	const struct kcfi_arch *a;
 	for (unsigned i = 0; i < 32 && (a = arch_nth(i)); i++) {
-		int r = a->syntax_directive ? a->syntax_directive(s->name.p, s->name.n) : -1;
+		int r = arch_syntax_directive(a, s->name.p, s->name.n);
 		if (r > 0)
 			t->foreign_syntax |= 1u << i;
 		else if (r == 0)
@@ -205,27 +222,30 @@ static int on_syntax(struct tu *t, const struct stmt *s)
 static int on_directive(struct tu *t, struct stmt *s)
 {
 	if (t->call.active && !is_debug_directive(s->name) &&
-	    !(t->arch->state_directive &&
-	      t->arch->state_directive(s->name.p, s->name.n, s->args.p, s->args.n))) {
+	    !arch_state_directive(t->arch, s->name.p, s->name.n, s->args.p, s->args.n)) {
 		/* Directives GCC prints inside a call pattern, as the backend
 		 * knows them (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall).
 		 * Other data could be an instruction of its own. */
-		if (tu_lenient(&t->call) && t->arch->lenient_directive &&
-		    t->arch->lenient_directive(s->name.p, s->name.n, s->args.p, s->args.n))
+		if (tu_lenient(&t->call) &&
+		    arch_lenient_directive(t->arch, s->name.p, s->name.n, s->args.p, s->args.n))
 			return tu_on_lenient(t, s);
 		return tu_fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
 			    (int)s->name.n, s->name.p, tu_dir_name(t->call.kind), t->call.line);
 	}
 	if (t->instrumented && !t->in_app && dir_is(s, "size"))
 		tu_function_range(t, s->args);
-	if (t->instrumented && !t->in_app && dir_is(s, "type"))
+	if (t->instrumented && !t->in_app && dir_is(s, "type")) {
 		tu_function_type(t, s->args);
+		tu_src_forget(t);
+	}
+	if (!t->in_app && dir_is(s, "file"))
+		tu_src_file(t, s->args);
 	if (!is_debug_directive(s->name))
 		t->prefix_line = 0;	/* data or alignment ends a prefix */
 	if (!t->instrumented)
 		tu_record_early(t, s);
-	else if (t->arch->observe)
-		t->arch->observe(&t->arch_opts, s->name.p, s->name.n, s->args.p, s->args.n);
+	else
+		arch_observe(t->arch, &t->arch_opts, s->name.p, s->name.n, s->args.p, s->args.n);
 	const char *msg;
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
@@ -344,6 +364,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_DEBUG:
 		if (!t->cfi && is_cfi_startproc(p, n))
 			t->cfi = true;
+		tu_src_loc(t, (struct slice){ p, n });
 		/* ".loc 1 2 3; call *%rax": the assembler reads on after ';'. */
 		if (line_is_compound(p, n))
 			r = statements(t, p, n);
@@ -427,12 +448,11 @@ int tu_finish(struct tu *t)
 			    "its source was compiled with -fsanitize=kcfi -flto: link "
 			    "through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
 	}
-	if (t->instrumented && t->arch->tu_end) {
+	if (t->instrumented) {
 		struct emitter em = { .sink = t->out, .section = &t->sec.cur,
 				      .trap_word = t->arch->trap_word, .cfi = t->cfi };
-		t->arch->tu_end(&em, &t->arch_opts, t->needs);
+		arch_tu_end(t->arch, &em, &t->arch_opts, t->needs);
+		typetab_write_names(&t->types, t->out, t->arch);
 	}
-	if (t->instrumented)
-		typetab_write_names(&t->types, t->out, t->arch->code_id);
 	return 0;
 }

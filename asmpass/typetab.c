@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asmpass/arch.h"
 #include "asmpass/exempt.h"
 #include "asmpass/sink.h"
 #include "asmpass/typetab.h"
@@ -94,7 +95,7 @@ static int name_cmp(const void *a, const void *b)
 }
 
 void typetab_write_names(const struct typetab *t, struct sink *out,
-			 uint32_t (*code_id)(uint32_t))
+			 const struct kcfi_arch *arch)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->cap; i++)
@@ -108,7 +109,7 @@ void typetab_write_names(const struct typetab *t, struct sink *out,
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->v[i].used && t->v[i].mangled)
 			v[n++] = (struct name_rec){
-				code_id ? code_id(t->v[i].id) : t->v[i].id, t->v[i].mangled };
+				arch_code_id(arch, t->v[i].id), t->v[i].mangled };
 	/* Type numbers are per prototype spelling: several may share an id. */
 	qsort(v, n, sizeof(*v), name_cmp);
 	sink_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n");

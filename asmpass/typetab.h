@@ -39,9 +39,9 @@ struct sink;
 void typetab_use(struct typetab *t, unsigned id);
 /* The KCFI_TYPE_NAME records (asmpass/exempt.h) of the used types into
  * .debug_srcinfo, one per distinct id and name, so that kcfi-audit can
- * name the type behind an id.  CODE_ID maps an id to the value the code
- * holds (x86's ENDBR masking), NULL: the same. */
+ * name the type behind an id, as the code of ARCH holds it (arch_code_id()). */
+struct kcfi_arch;
 void typetab_write_names(const struct typetab *t, struct sink *out,
-			 uint32_t (*code_id)(uint32_t));
+			 const struct kcfi_arch *arch);
 
 #endif

@@ -1,6 +1,10 @@
 # Tests of kcfi-as itself: hand-written assembly in, checked objects out.
 check_PROGRAMS += tests/tools/kcfi-elfcheck
 tests_tools_kcfi_elfcheck_SOURCES = tests/tools/kcfi-elfcheck.c
+# arch-ops: every backend has the operations asmpass/arch.h requires.
+check_PROGRAMS += tests/asmpass/arch-ops
+tests_asmpass_arch_ops_SOURCES = tests/asmpass/arch-ops.c
+tests_asmpass_arch_ops_LDADD = libasmpass.a libtypeids.a $(TOOL_PCRE2_LIBS)
 
 ASMPASS_TESTS = \
 	tests/asmpass/fail-closed.sh \
@@ -15,5 +19,5 @@ ASMPASS_TESTS = \
 	tests/doc/manpages.sh \
 	tests/asmpass/spellings.sh \
 	tests/asmpass/huge-align.sh
-TESTS += $(ASMPASS_TESTS)
+TESTS += tests/asmpass/arch-ops $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh

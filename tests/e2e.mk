@@ -26,7 +26,10 @@
 #                once an `as`, the compiler or the entry changed
 #   extern-stubs -fsanitize-kcfi-extern-stubs: libc through pointers, typed
 #   options      distributions' hardening sets, kernel-like code generation,
-#                sanitizers, driver paths (-pipe, -save-temps): run, trap, audit
+#                sanitizers, driver paths (-pipe, -save-temps), and issue 31's
+#                options one at a time (patchable N,M pairs, -pg/-mfentry,
+#                PIC/PIE, code models, stack protector, CET, sections,
+#                unwind tables, LTO): run, trap, audit; a signal fails
 #   finish-asm   -S gives finished assembly: plain as makes the -c code; -o -,
 #                several inputs, .S, refusals, the annotated opt-out
 #   i386         kcfi-gcc -m32 / i686-linux-gnu-kcfi-gcc, mixed with clang-22

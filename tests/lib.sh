@@ -46,3 +46,37 @@ refused_build() {
 		pass "$rb_n"
 	fi
 }
+
+# tool_signal STATUS LOG: did one of our tools die of a signal?  Its own
+# exit status says so above 128; GCC reports a program it ran (as, which
+# is kcfi-as; cc1 or lto1 with the plugin) killed by one on stderr.  Such
+# a death fails a test whatever the test expected of the build.
+tool_signal() {
+	[ "$1" -gt 128 ] && return 0
+	grep -qE 'internal compiler error|signal terminated program|terminated with signal' "$2"
+}
+
+# audit_elf32_supported: does kcfi-audit read ELF32 files (i386, arm)?
+# While it does not, it refuses every one with "not a 64-bit ELF file"
+# and exit status 2; the option matrices then say that they did not audit
+# those targets, and audit them from the day it reads them.  Anything else
+# it does with an ELF32 file is its answer, judged as on ELF64 (a crash
+# included).  The probe is any ELF32 object: GNU as --32 of nothing.
+audit_elf32_supported() {
+	if [ -z "${AUDIT_ELF32:-}" ]; then
+		AUDIT_ELF32=yes
+		if printf '\t.text\n' | as --32 -o "$T/elf32-probe.o" 2>/dev/null; then
+			"$top_builddir/kcfi-audit" "$T/elf32-probe.o" >/dev/null 2>"$T/elf32-probe.err"
+			[ $? -eq 2 ] && grep -q 'not a 64-bit ELF file' "$T/elf32-probe.err" && AUDIT_ELF32=no
+		fi
+	fi
+	[ "$AUDIT_ELF32" = yes ]
+}
+
+# patchable_pairs: the N,M of -fpatchable-function-entry an option matrix
+# runs: every N from 0 to 8, each with M = 0, N/2 and N.
+patchable_pairs() {
+	for n in 0 1 2 3 4 5 6 7 8; do
+		for m in 0 $((n / 2)) $n; do echo "$n,$m"; done
+	done | awk '!seen[$0]++'
+}

@@ -116,6 +116,40 @@ accepted rv-gp-tp riscv64 'kcfi_reserved gp, global, "gp_in_global";kcfi_reserve
 refused rv-chain riscv64 '' '.kcfi_call 1, chain=t2 ; ; ; ;' 'jalr	a5' \
 	"overwrite t2 (the riscv64 check writes t1, t2), which passes this call's static chain"
 
+# The C line of a refused branch, from the DWARF line program GCC prints
+# with -g: ".file N" names (DWARF 5 with a directory, or not), the last
+# ".loc" of the function.  No .loc in this function, or one naming no
+# file: the .s line.
+src_unit() {	# NAME FILE-LINES LOC-BEFORE-G: f has .loc 1 12 7; g LOC-BEFORE-G
+	{ version x86_64
+	  printf '\t.kcfi_reserved r10, option, "-ffixed-r10"\n\t.kcfi_type 1, "void (void)"\n'
+	  printf "$2"
+	  printf '\t.text\n\t.kcfi_func f, 1\n\t.type f, @function\nf:\n\t.loc 1 12 7 view -0\n\tnop\n\t.loc 2 40 3\n\tnop\n\t.loc 1 13 9\n\tret\n'
+	  printf '\t.kcfi_func g, 1\n\t.type g, @function\ng:\n'
+	  printf "$3"
+	  printf '\t.kcfi_call 1\n\tcall\t*%%rax\n'
+	} >"$T/$1.s"
+}
+src_refused() {	# NAME WANT: refused with "WANT: error: ..."
+	"$KCFI_AS" --kcfi-no-assemble "$T/$1.s" 2>"$T/$1.err" && { echo accepted; return 1; }
+	grep -q "^$2: error: the KCFI check of 'call	\*%rax' in g() would overwrite r10 .*-ffixed-r10 reserves.*" "$T/$1.err" ||
+		{ cat "$T/$1.err"; return 1; }
+}
+branch_line() { grep -n '^	call	\*%rax$' "$T/$1.s" | cut -d: -f1; }
+src_unit src-dwarf5 '\t.file 0 "/src" "t.c"\n\t.file 1 "t.c"\n\t.file 2 "/usr/include/x.h"\n' '\t.loc 1 31 5 view .LVU9\n'
+check "a refused check is reported at the C line of its .loc (.file N \"name\")" src_refused src-dwarf5 't\.c:31:5'
+check "... with the .s line after the message" grep -q "(assembly: $T/src-dwarf5\.s:$(branch_line src-dwarf5))\$" "$T/src-dwarf5.err"
+src_unit src-dir '\t.file 1 "/src" "dir/t.c"\n\t.file 2 "/usr/include/x.h"\n' '\t.loc 1 31 5\n'
+check "... as the name of .file N \"dir\" \"name\" says" src_refused src-dir 'dir/t\.c:31:5'
+src_unit src-header '\t.file 1 "t.c"\n\t.file 2 "/usr/include/x.h"\n' '\t.loc 2 40 3\n'
+check "... in the file its .loc names" src_refused src-header '/usr/include/x\.h:40:3'
+src_unit src-nocol '\t.file 1 "t.c"\n' '\t.loc 1 31\n'
+check "... without a column when the .loc has none" src_refused src-nocol 't\.c:31'
+src_unit src-stale '\t.file 1 "t.c"\n' ''
+check "... at the .s line when the function has no .loc of its own" src_refused src-stale "$T/src-stale\.s:$(branch_line src-stale)"
+src_unit src-unnamed '\t.file 1 "t.c"\n' '\t.loc 3 31 5\n'
+check "... at the .s line when the .loc names no .file" src_refused src-unnamed "$T/src-unnamed\.s:$(branch_line src-unnamed)"
+
 # The directives themselves fail closed.
 { version x86_64; printf '\t.kcfi_type 1, "void (void)"\n\t.text\n\t.kcfi_func f, 1\nf:\n\t.kcfi_reserved r10, option, "-ffixed-r10"\n\tret\n'; } >"$T/late.s"
 check "a .kcfi_reserved after the first .kcfi_func is refused" sh -c \

@@ -52,6 +52,23 @@ done
 check "the checked program has its check" sh -c \
 	"'$OBJDUMP' -d '$T/plain-O2' | grep -q ud2"
 
+# With -g the input says which C line each branch comes from (.file and
+# .loc): the refusal is reported there, the temporary .s line after it.
+# Without -g it has only the .s line (refused_build above).
+at_source() {	# WANT ARGS...: refused at WANT (FILE:LINE:COL)
+	want=$1
+	shift
+	! "$KCFI_GCC" -fsanitize=kcfi "$@" -c -o "$T/src.o" 2>"$T/src.err" || { echo "built"; return 1; }
+	grep -q "^$want: error: the KCFI check of .* (assembly: [^ ]*\.s:[0-9]*)\$" "$T/src.err" ||
+		{ cat "$T/src.err"; return 1; }
+}
+for o in -O0 -O2; do
+	check "fixed-r10$o -g: the error names the C line of the call" at_source "$F:22:11" $o -g -ffixed-r10 "$F"
+	check "global-r10$o -gdwarf-4: the error names the C line of the call" \
+		at_source "$F:22:11" $o -gdwarf-4 -DGLOBAL_REG='"r10"' "$F"
+	check "chain$o -g: the error names the C line of the call" at_source "$C:38:42" $o -g "$C"
+done
+
 # What the plugin tells kcfi-as (doc/directives.md 2.6, 3.7).
 kgcc -fsanitize-kcfi-annotated-asm -O2 -S -w -ffixed-r11 -fcall-saved-r10 -ffixed-xmm3 -DGLOBAL_REG='"r12"' -o "$T/f.s" "$F"
 check ".kcfi_reserved for a global register variable, with its declaration" \

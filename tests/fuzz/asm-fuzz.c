@@ -2,15 +2,16 @@
  * -fsanitize=fuzzer,address,undefined by `make fuzz-asm`.
  *
  * Input: one mode byte, then assembly text.
- *   bits 0-1  backend: the (bits % count)-th entry of the registry in
- *             asmpass/arch.c, so every backend registered there is fuzzed
- *             without touching this file
+ *   bits 0-1, 6  backend: the ((bit 6 << 2 | bits 0-1) % count)-th entry of
+ *             the registry in asmpass/arch.c, so that up to eight backends
+ *             registered there are fuzzed without touching this file
  *   bits 2-3  prefix= of the .kcfi_version line: 0, 1, 4 or 11 NOPs
  *   bit 4     --kcfi-hash=xxhash64      bit 5  --kcfi-normalize-integers
- *   bit 6     --kcfi-cs-prefix
+ *   bit 6     also --kcfi-cs-prefix (which only x86_64 reads)
  *   bit 7     raw: no .kcfi_version line is prepended, the text is fed as is
  * Otherwise the harness puts "\t.kcfi_version 1, "<backend>-linux-gnu", ..."
- * in front, so that mutations reach the instrumented paths at once.
+ * in front, with the pointer width the backend serves, so that mutations
+ * reach the instrumented paths at once.
  *
  * Beyond what the sanitizers catch, two properties of kcfi-as are checked on
  * every accepted input (a violation aborts, which libFuzzer reports):
@@ -108,13 +109,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	static const unsigned prefixes[] = { 0, 1, 4, 11 };
 	size_t nb = backend_count();
-	const struct kcfi_arch *a = arch_nth((mode & 3) % nb);
+	const struct kcfi_arch *a = arch_nth(((mode & 3) | (mode >> 4 & 4)) % nb);
+	unsigned bits = a->serves(a->name, strlen(a->name), 64) ? 64 : 32;
 	char header[160];
 	int hn = 0;
 	if (!(mode & 0x80))
 		hn = snprintf(header, sizeof(header),
-			      "\t.kcfi_version 1, \"%s-linux-gnu\", ptr=64, long=64, "
-			      "char=signed, prefix=%u\n", a->name, prefixes[(mode >> 2) & 3]);
+			      "\t.kcfi_version 1, \"%s-linux-gnu\", ptr=%u, long=%u, "
+			      "char=signed, prefix=%u\n", a->name, bits, bits, prefixes[(mode >> 2) & 3]);
 	grow(&input, &input_cap, (size_t)hn + len + 1);
 	memcpy(input, header, (size_t)hn);
 	memcpy(input + hn, text, len);

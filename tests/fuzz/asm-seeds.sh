@@ -16,7 +16,7 @@ rm -f "$dir"/gen-* "$dir"/hand-*
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for triple in x86_64-linux-gnu aarch64-linux-gnu riscv64-linux-gnu; do
+for triple in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu riscv64-linux-gnu arm-linux-gnueabihf; do
 	[ -f "$build/prepass/plugins/$triple/kcfi.so" ] || continue
 	arch=${triple%%-*}
 	cc=gcc
@@ -32,7 +32,10 @@ for triple in x86_64-linux-gnu aarch64-linux-gnu riscv64-linux-gnu; do
 	done
 done
 
-# hand NAME MODE: the seed is MODE (octal escape) then stdin.
+# hand NAME MODE: the seed is MODE (octal escape) then stdin.  The backend
+# bits of MODE index asm-fuzz.c's registry order (asmpass/arch.c):
+# 0 x86_64, 1 i386, 2 aarch64, 3 riscv64, 4 arm (bit 6 set: 0100), and
+# 5 (0101) x86_64 again, with --kcfi-cs-prefix.
 hand() { { printf "$2"; cat; } >"$dir/hand-$1"; }
 hand call-reg '\000' <<'E'
 	.kcfi_type 1, "int (int)"
@@ -79,7 +82,7 @@ hand extern-quoted '\020' <<'E'
 "x y":
 	ret
 E
-hand thunk-cs '\100' <<'E'
+hand thunk-cs '\101' <<'E'
 	.kcfi_type 1, "void (void)"
 f:
 #APP
@@ -108,7 +111,7 @@ f:
 	jmp *%rbx
 #NO_APP
 E
-hand aarch64 '\001' <<'E'
+hand aarch64 '\002' <<'E'
 	.kcfi_type 1, "int (int)"
 	.kcfi_func f, 1
 	.align 2
@@ -122,7 +125,47 @@ f:
 	.kcfi_branch_nocall
 	br	x9
 E
-hand riscv64 '\002' <<'E'
+hand i386 '\005' <<'E'
+	.kcfi_type 1, "int (int)"
+	.kcfi_func f, 1
+	.p2align 4
+	.globl f
+.LPFE1:
+	nop
+f:
+#APP
+	.kcfi_call 1, arg=eax ; ;
+#NO_APP
+	call	*%ecx
+#APP
+	.kcfi_call 1
+#NO_APP
+	jmp	*8(%esp)
+	.kcfi_branch_nocall
+	jmp	*.L4(,%eax,4)
+E
+hand arm '\100' <<'E'
+	.kcfi_type 1, "int (int)"
+	.syntax unified
+	.thumb
+	.kcfi_func f, 1
+	.align 1
+	.thumb_func
+f:
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ; ; ;
+	.thumb
+	.syntax unified
+	blx	r3
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ; ; ;
+	bx	ip
+	.arm
+	.kcfi_call 1 ; ; ; ; ; ; ; ; ; ; ;
+	blx	ip
+	.kcfi_branch_nocall
+	ldr	pc, [pc, r3, lsl #2]
+	bx	lr
+E
+hand riscv64 '\003' <<'E'
 	.kcfi_type 1, "int (int)"
 	.kcfi_func f, 1
 	.align 1
