@@ -138,6 +138,12 @@ static int load_relocs(struct audit_file *f)
 		struct section *t = &f->secs[s->sh.sh_info];
 		if (!(t->sh.sh_flags & SHF_ALLOC) && strcmp(t->name, KCFI_EXEMPT_SECTION))
 			continue;	/* debug information */
+		/* The dynamic linker's (.rela.plt applies to .got, also in a
+		 * static program for IRELATIVE) are loaded with the program;
+		 * those of an object or of --emit-relocs are not.  Only these
+		 * say where the code and data take addresses. */
+		if (s->sh.sh_flags & SHF_ALLOC)
+			continue;
 		if (s->sh.sh_entsize != sizeof(Elf64_Rela)) {
 			audit_error(f->path, "section %s: not 64-bit relocations", s->name);
 			return -1;
