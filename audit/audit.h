@@ -93,6 +93,7 @@ struct audit_file {
 	GElf_Ehdr eh;
 	bool rel;			/* ET_REL: places come from relocations */
 	bool has_relocs;		/* relocations of alloc sections exist */
+	unsigned word;			/* bytes of a pointer: 4 in ELF32, 8 in ELF64 */
 	struct section *secs;
 	size_t nsecs;
 	struct symbol *syms;
@@ -146,9 +147,14 @@ struct audit_arch {
 	/* The place a relocation of TYPE against a section symbol points at,
 	 * given its addend (x86 PC32: addend + 4). */
 	int64_t (*reloc_target_bias)(uint32_t type);
+	bool elf32;			/* its files are ELF32 */
+	/* Optional: the implicit addend of a SHT_REL relocation of TYPE at OFF
+	 * of section T, read from the field it patches (default: a 32-bit word). */
+	int64_t (*rel_addend)(const struct audit_file *f, const struct section *t, uint64_t off,
+			      uint32_t type);
 };
 
-extern const struct audit_arch audit_x86_64, audit_aarch64, audit_riscv64;
+extern const struct audit_arch audit_x86_64, audit_i386, audit_aarch64, audit_riscv64;
 
 /* elf-load.c */
 int audit_open(struct audit_file *f, const char *path);
@@ -205,17 +211,17 @@ size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t 
 uint32_t *tables_ids(const struct audit_file *f, bool unnamed_only, size_t *n);
 int tables_id_cmp(const void *a, const void *b);
 
-/* A type id as the code of F's machine holds it: on x86_64 never the
- * bytes of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang). */
+/* A type id as the code of F's machine holds it: on x86 never the bytes
+ * of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang; i386 too). */
 static inline uint32_t audit_code_id(const struct audit_file *f, uint32_t h)
 {
-	if (f->eh.e_machine == EM_X86_64 &&
+	if ((f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_386) &&
 	    (h == 0xfa1e0ff3u || h == 0x05e1f00du || h == 0xfb1e0ff3u || h == 0x04e1f00du))
 		return h + 1;
 	return h;
 }
 
-/* Little-endian reads (all three targets are). */
+/* Little-endian reads (all four targets are). */
 static inline uint32_t le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -36,6 +36,7 @@ static const struct audit_arch *arch_for(unsigned machine)
 	case EM_X86_64: return &audit_x86_64;
 	case EM_AARCH64: return &audit_aarch64;
 	case EM_RISCV: return &audit_riscv64;
+	case EM_386: return &audit_i386;
 	default: return NULL;
 	}
 }
@@ -91,12 +92,13 @@ static int load_symbols(struct audit_file *f)
 		struct section *s = &f->secs[i];
 		if (s->sh.sh_type != SHT_SYMTAB)
 			continue;
-		if (s->sh.sh_entsize != sizeof(Elf64_Sym) || s->sh.sh_link >= f->nsecs) {
-			audit_error(f->path, "section %s: not a 64-bit symbol table", s->name);
+		size_t esz = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+		if (!esz || s->sh.sh_entsize != esz || s->sh.sh_link >= f->nsecs) {
+			audit_error(f->path, "section %s: not a symbol table of this ELF class", s->name);
 			return -1;
 		}
 		Elf_Data *d = elf_getdata(elf_getscn(f->elf, i), NULL);
-		size_t n = s->size / sizeof(Elf64_Sym);
+		size_t n = s->size / esz;
 		f->syms = xcalloc(n, sizeof(*f->syms));
 		f->nsyms = n;
 		for (size_t k = 0; k < n; k++) {
@@ -129,27 +131,40 @@ static int by_off(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* An implicit addend (SHT_REL, ELF32): the arch reads it from the field
+ * the relocation patches, as the linker would. */
+static int64_t rel_addend(const struct audit_file *f, const struct section *t, uint64_t off,
+			  uint32_t type)
+{
+	if (f->arch->rel_addend)
+		return f->arch->rel_addend(f, t, off, type);
+	const unsigned char *p = t->data && off <= t->size && t->size - off >= 4 ? t->data + off : NULL;
+	return p ? (int32_t)le32(p) : 0;
+}
+
 static int load_relocs(struct audit_file *f)
 {
 	for (size_t i = 1; i < f->nsecs; i++) {
 		struct section *s = &f->secs[i];
-		if (s->sh.sh_type != SHT_RELA || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
+		bool rela = s->sh.sh_type == SHT_RELA;
+		if ((!rela && s->sh.sh_type != SHT_REL) || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
 			continue;
 		struct section *t = &f->secs[s->sh.sh_info];
 		if (!(t->sh.sh_flags & SHF_ALLOC) && strcmp(t->name, KCFI_EXEMPT_SECTION))
 			continue;	/* debug information */
-		/* The dynamic linker's (.rela.plt applies to .got, also in a
+		/* The dynamic linker's (.rel.plt applies to .got, also in a
 		 * static program for IRELATIVE) are loaded with the program;
 		 * those of an object or of --emit-relocs are not.  Only these
 		 * say where the code and data take addresses. */
 		if (s->sh.sh_flags & SHF_ALLOC)
 			continue;
-		if (s->sh.sh_entsize != sizeof(Elf64_Rela)) {
-			audit_error(f->path, "section %s: not 64-bit relocations", s->name);
+		size_t esz = gelf_fsize(f->elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+		if (!esz || s->sh.sh_entsize != esz) {
+			audit_error(f->path, "section %s: not relocations of this ELF class", s->name);
 			return -1;
 		}
 		Elf_Data *d = elf_getdata(elf_getscn(f->elf, i), NULL);
-		size_t n = s->size / sizeof(Elf64_Rela), have = t->nrelocs;
+		size_t n = s->size / esz, have = t->nrelocs;
 		if (!n || !d)
 			continue;
 		t->relocs = realloc(t->relocs, (have + n) * sizeof(*t->relocs));
@@ -159,14 +174,19 @@ static int load_relocs(struct audit_file *f)
 		}
 		for (size_t k = 0; k < n; k++) {
 			GElf_Rela g;
-			if (!gelf_getrela(d, (int)k, &g))
+			GElf_Rel gr;
+			if (rela ? !gelf_getrela(d, (int)k, &g) : !gelf_getrel(d, (int)k, &gr))
 				return fail(f, "cannot read a relocation");
+			if (!rela)
+				g = (GElf_Rela){ .r_offset = gr.r_offset, .r_info = gr.r_info };
 			struct reloc r = { .off = g.r_offset, .type = (uint32_t)GELF_R_TYPE(g.r_info),
 					   .sym = GELF_R_SYM(g.r_info), .addend = g.r_addend };
 			if (!f->rel)
 				r.off -= t->sh.sh_addr;
 			if (r.sym >= f->nsyms)
 				continue;	/* no symbol we could name: not a place */
+			if (!rela)
+				r.addend = rel_addend(f, t, r.off, r.type);
 			t->relocs[t->nrelocs++] = r;
 		}
 		if (t->sh.sh_flags & SHF_ALLOC)
@@ -223,8 +243,9 @@ int audit_open(struct audit_file *f, const char *path)
 			    f->elf ? "" : elf_errmsg(-1));
 		return -1;
 	}
-	if (gelf_getclass(f->elf) != ELFCLASS64 || !gelf_getehdr(f->elf, &f->eh)) {
-		audit_error(path, "not a 64-bit ELF file");
+	int cls = gelf_getclass(f->elf);
+	if ((cls != ELFCLASS64 && cls != ELFCLASS32) || !gelf_getehdr(f->elf, &f->eh)) {
+		audit_error(path, "not a 32-bit or 64-bit ELF file");
 		return -1;
 	}
 	if (f->eh.e_ident[EI_DATA] != ELFDATA2LSB) {
@@ -233,10 +254,16 @@ int audit_open(struct audit_file *f, const char *path)
 	}
 	f->arch = arch_for(f->eh.e_machine);
 	if (!f->arch) {
-		audit_error(path, "machine %u: kcfi-audit reads x86_64, aarch64 and riscv64 only",
-			    f->eh.e_machine);
+		audit_error(path, "machine %u: kcfi-audit reads x86_64, i386, aarch64 and "
+			    "riscv64 only", f->eh.e_machine);
 		return -1;
 	}
+	if ((cls == ELFCLASS32) != f->arch->elf32) {
+		audit_error(path, "%s code in a %d-bit ELF file", f->arch->name,
+			    cls == ELFCLASS32 ? 32 : 64);
+		return -1;
+	}
+	f->word = cls == ELFCLASS32 ? 4 : 8;
 	f->rel = f->eh.e_type == ET_REL;
 	if (load_sections(f) || load_symbols(f) || load_relocs(f))
 		return -1;

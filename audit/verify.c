@@ -145,9 +145,9 @@ static void find_taken(const struct audit_file *f, struct loc *taken)
 		} else if (!s->exec && s->data) {
 			/* A linked file without relocations: pointer-sized,
 			 * aligned words that hold a function's address. */
-			for (uint64_t o = 0; o + 8 <= s->size; o += 8) {
+			for (uint64_t o = 0; o + f->word <= s->size; o += f->word) {
 				struct loc to;
-				uint64_t v = le64(s->data + o);
+				uint64_t v = f->word == 8 ? le64(s->data + o) : le32(s->data + o);
 				if (!v || !audit_addr_loc(f, v, &to) || !f->secs[to.shndx].exec)
 					continue;
 				size_t fn = audit_func_starting(f, to);
