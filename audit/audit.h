@@ -35,6 +35,10 @@ struct section {
 	size_t nrelocs;
 	size_t *funcs;			/* function symbols in it, by offset */
 	size_t nfuncs;
+	/* Mapping symbols ($a, $t, $d, $x): which stretches are arm code,
+	 * Thumb code or data (literal pools, arm preambles), by offset. */
+	struct mapsym { uint64_t off; char kind; } *maps;
+	size_t nmaps;
 };
 
 struct symbol {
@@ -43,6 +47,7 @@ struct symbol {
 	uint64_t value;		/* section offset, also in linked files */
 	uint64_t size;
 	unsigned char type, bind;
+	bool thumb;		/* arm: a Thumb function (bit 0 of its value, cleared) */
 };
 
 /* What sits right before an indirect branch. */
@@ -154,7 +159,7 @@ struct audit_arch {
 			      uint32_t type);
 };
 
-extern const struct audit_arch audit_x86_64, audit_i386, audit_aarch64, audit_riscv64;
+extern const struct audit_arch audit_x86_64, audit_i386, audit_aarch64, audit_riscv64, audit_arm;
 
 /* elf-load.c */
 int audit_open(struct audit_file *f, const char *path);
@@ -172,6 +177,9 @@ size_t audit_func_at(const struct audit_file *f, struct loc at);
 size_t audit_func_starting(const struct audit_file *f, struct loc at);
 /* Bytes at AT (N of them), NULL if not all inside the section. */
 const unsigned char *audit_bytes(const struct audit_file *f, struct loc at, size_t n);
+/* The kind of the last mapping symbol at or before AT ('a', 't', 'd', 'x'),
+ * or 0 if its section has none there. */
+char audit_mapping_at(const struct audit_file *f, struct loc at);
 /* Symbol by exact name, or (size_t)-1 (linear; called per function). */
 size_t audit_symbol(const struct audit_file *f, const char *name);
 /* Of the symbols called NAME, the one in AT's section closest before AT. */
@@ -221,7 +229,14 @@ static inline uint32_t audit_code_id(const struct audit_file *f, uint32_t h)
 	return h;
 }
 
-/* Little-endian reads (all four targets are). */
+/* Where a code address points: on arm a Thumb function's address has bit
+ * 0 set, which says the state to enter, not a byte of the function. */
+static inline uint64_t audit_code_addr(const struct audit_file *f, uint64_t v)
+{
+	return f->eh.e_machine == EM_ARM ? v & ~(uint64_t)1 : v;
+}
+
+/* Little-endian reads (all five targets are). */
 static inline uint32_t le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

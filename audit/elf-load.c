@@ -37,6 +37,7 @@ static const struct audit_arch *arch_for(unsigned machine)
 	case EM_AARCH64: return &audit_aarch64;
 	case EM_RISCV: return &audit_riscv64;
 	case EM_386: return &audit_i386;
+	case EM_ARM: return &audit_arm;
 	default: return NULL;
 	}
 }
@@ -114,6 +115,12 @@ static int load_symbols(struct audit_file *f)
 			y->size = g.st_size;
 			y->type = GELF_ST_TYPE(g.st_info);
 			y->bind = GELF_ST_BIND(g.st_info);
+			/* arm: bit 0 of a function's value says Thumb; the
+			 * function itself starts at the even address. */
+			if (f->eh.e_machine == EM_ARM && y->type == STT_FUNC && (y->value & 1)) {
+				y->value &= ~(uint64_t)1;
+				y->thumb = true;
+			}
 			/* Linked files: from address to section offset. */
 			if (!f->rel && y->shndx > 0 && y->shndx < f->nsecs && y->shndx < SHN_LORESERVE) {
 				uint64_t base = f->secs[y->shndx].sh.sh_addr;
@@ -228,6 +235,64 @@ static void index_functions(struct audit_file *f)
 		qsort(f->secs[i].funcs, f->secs[i].nfuncs, sizeof(size_t), func_cmp);
 }
 
+/* "$a", "$t", "$d", "$x", optionally with a ".suffix": the kind, else 0. */
+static char mapping_kind(const struct symbol *y)
+{
+	const char *n = y->name;
+	if (n[0] != '$' || !strchr("atdx", n[1]) || !n[1] || (n[2] && n[2] != '.') ||
+	    y->type != STT_NOTYPE || y->bind != STB_LOCAL)
+		return 0;
+	return n[1];
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct mapsym *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void index_mapping_symbols(struct audit_file *f)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < f->nsyms; k++) {
+			const struct symbol *y = &f->syms[k];
+			char c = mapping_kind(y);
+			if (!c || y->shndx == 0 || y->shndx >= f->nsecs || y->value == UINT64_MAX)
+				continue;
+			struct section *s = &f->secs[y->shndx];
+			if (pass)
+				s->maps[s->nmaps++] = (struct mapsym){ y->value, c };
+			else
+				s->nmaps++;
+		}
+		for (size_t i = 0; i < f->nsecs; i++) {
+			struct section *s = &f->secs[i];
+			if (!pass) {
+				s->maps = xcalloc(s->nmaps, sizeof(*s->maps));
+				s->nmaps = 0;
+			} else {
+				qsort(s->maps, s->nmaps, sizeof(*s->maps), map_cmp);
+			}
+		}
+	}
+}
+
+char audit_mapping_at(const struct audit_file *f, struct loc at)
+{
+	if (at.shndx >= f->nsecs)
+		return 0;
+	const struct section *s = &f->secs[at.shndx];
+	size_t lo = 0, hi = s->nmaps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->maps[mid].off <= at.off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? s->maps[lo - 1].kind : 0;
+}
+
 int audit_open(struct audit_file *f, const char *path)
 {
 	memset(f, 0, sizeof(*f));
@@ -254,8 +319,8 @@ int audit_open(struct audit_file *f, const char *path)
 	}
 	f->arch = arch_for(f->eh.e_machine);
 	if (!f->arch) {
-		audit_error(path, "machine %u: kcfi-audit reads x86_64, i386, aarch64 and "
-			    "riscv64 only", f->eh.e_machine);
+		audit_error(path, "machine %u: kcfi-audit reads x86_64, i386, aarch64, riscv64 "
+			    "and arm only", f->eh.e_machine);
 		return -1;
 	}
 	if ((cls == ELFCLASS32) != f->arch->elf32) {
@@ -268,6 +333,7 @@ int audit_open(struct audit_file *f, const char *path)
 	if (load_sections(f) || load_symbols(f) || load_relocs(f))
 		return -1;
 	index_functions(f);
+	index_mapping_symbols(f);
 	return 0;
 }
 
@@ -277,6 +343,7 @@ void audit_close(struct audit_file *f)
 	for (size_t i = 0; i < f->nsecs; i++) {
 		free(f->secs[i].relocs);
 		free(f->secs[i].funcs);
+		free(f->secs[i].maps);
 	}
 	free(f->secs);
 	free(f->syms);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # kcfi-audit on ELF32: i386 (kcfi-gcc -m32, and i686-linux-gnu-kcfi-gcc for
-# what needs a 32-bit link).  For each: prog.c's object, its ld -r with target.c and
+# what needs a 32-bit link) and arm (arm-linux-gnueabihf-kcfi-gcc, Thumb-2
+# and ARM state).  For each: prog.c's object, its ld -r with target.c and
 # a shared library exit 0 with exact counts; --targets sees apply()'s four
 # possible targets and run()'s one; then broken outputs, each named by its
 # exact finding: a check removed by hand from the rewritten assembly, a
-# check whose je was turned around, a check before a branch through
+# check whose je/beq was turned around, a check before a branch through
 # another register; a linked program whose code alone takes the address of
 # a function without a preamble (non-PIE, PIE, static).  Offsets come from
 # objdump and readelf, not from kcfi-audit.  A variant whose compiler or
@@ -26,14 +27,20 @@ variant() {
 		[ -f "${KCFI_PLUGIN:-}" ] || { echo "SKIP $1: the native plugin is not built"; return 1; }
 		CC="$KCFI_GCC -fsanitize=kcfi -m32" AS="as --32" LD="ld -m elf_i386" OBJDUMP=objdump ;;
 	i386-cross) tr=i686-linux-gnu ;;
+	arm-thumb|arm-arm) tr=arm-linux-gnueabihf ;;
 	esac
 	if [ -n "$tr" ]; then
 		[ -x "$top_builddir/$tr-kcfi-gcc" ] || { echo "SKIP $1: configure found no plugin for $tr-gcc"; return 1; }
 		command -v "$tr-objdump" >/dev/null || { echo "SKIP $1: no $tr-objdump"; return 1; }
 		CC="XGCC $tr-kcfi-gcc -fsanitize=kcfi" LINK=$CC AS=$tr-as LD=$tr-ld OBJDUMP=$tr-objdump GCC=$tr-gcc
+		case $1 in arm-thumb) CC="$CC -mthumb" GCC="$GCC -mthumb" ;; arm-arm) CC="$CC -marm" GCC="$GCC -marm" ;; esac
+		LINK=$CC
 	fi
 	case $1 in
 	i386-*) ARCH=i386 EX="3 exempt (inline-asm 1, no-sanitize 1, jump-table 1)" ;;
+	# GCC's arm back end prints no #APP around inline assembly, so prog.c
+	# has none there (kcfi-as could not tell it from the compiler's code).
+	arm-*) ARCH=arm EX="2 exempt (no-sanitize 1, jump-table 1)" ;;
 	esac
 }
 
@@ -49,7 +56,7 @@ insn_in() {
 # function start.
 funcs() { readelf -sW "$1" | awk '$4 == "FUNC" && $8 !~ /^(__cfi_|__kcfi_|__x86\.get_pc_thunk)/' | wc -l; }
 
-for v in i386-m32 i386-cross; do
+for v in i386-m32 i386-cross arm-thumb arm-arm; do
 	variant $v || continue
 	ran=1
 	n=$T/$v
@@ -87,15 +94,16 @@ for v in i386-m32 i386-cross; do
 	# -- apply's check removed: from its first instruction to its trap ------
 	case $ARCH in
 	i386) first='^\tcmpl\t[$][0-9]+, -[0-9]+[(]%e' last='^\tint3$' callpat='call +[*]%e[a-z]+$' ;;
+	arm) first='^\tbic\t(ip|lr|r3), ' last='^\tbkpt\t' callpat='blx\tr[0-9]+$' ;;
 	esac
 	awk -v first="$first" -v last="$last" '$0 ~ first && !done { skip = 1 }
 		skip && $0 ~ last { skip = 0; done = 1; next } skip && /^\t/ { next } { print }' \
 		"$n-prog.k.s" > "$n-nocheck.s"
 	$AS -o "$n-nocheck.o" "$n-nocheck.s"
 	at=$(insn_in "$n-nocheck.o" apply "$callpat")
-	# as kcfi-audit spells it: "call eax"
+	# as kcfi-audit spells it: "call eax", "blx r3"
 	sp=$($OBJDUMP -d --no-show-raw-insn "$n-nocheck.o" | awk -v a="$at:" '$1 == a { print; exit }' |
-		grep -oE 'call +\*%e[a-z]+' | sed -E 's/ +\*%/ /')
+		grep -oE '(call +\*%e[a-z]+|blx'"$(printf '\t')"'r[0-9]+)' | sed -E 's/ +\*%/ /; s/\t/ /')
 	check "$v: check removed: apply's bare call is named, exit 1" sh -c \
 		"[ -n '$at' ] && . '$A/lib.sh' && audited '$n-nocheck.o' 1 && has_line '$n-nocheck.o' \
 		 \"$n-nocheck.o: .text+$(hex "${at:-0}") <apply>: indirect call '$sp' without a KCFI check\" &&
@@ -104,14 +112,15 @@ for v in i386-m32 i386-cross; do
 	# -- run's check turned around: it would trap on the right id ------------
 	case $ARCH in
 	i386) sed 's/^	je	\.Lkcfi1_call$/	jne	.Lkcfi1_call/' ;;
+	arm) sed 's/^	beq\(\.w\)\{0,1\}	\.Lkcfi1_call$/	bne\1	.Lkcfi1_call/' ;;
 	esac < "$n-prog.k.s" > "$n-turned.s"
 	check "$v: turned: the edit took" sh -c "! cmp -s '$n-prog.k.s' '$n-turned.s'"
 	$AS -o "$n-turned.o" "$n-turned.s"
-	jpat='jmp +[*]%e[a-z]+$'
+	case $ARCH in i386) jpat='jmp +[*]%e[a-z]+$' ;; arm) jpat='bx\tr[0-9]+$' ;; esac
 	jt=$(insn_in "$n-turned.o" run "$jpat")
 	check "$v: a check that passes on a mismatch is no check: run's jump is named" sh -c \
 		"[ -n '$jt' ] && . '$A/lib.sh' && audited '$n-turned.o' 1 &&
-		 grep -qxE \"$n-turned.o: \\.text\\+$(hex "${jt:-0}") <run>: indirect jump 'jmp e[a-z]+' without a KCFI check\" '$n-turned.o.audit'"
+		 grep -qxE \"$n-turned.o: \\.text\\+$(hex "${jt:-0}") <run>: indirect jump '(jmp e[a-z]+|bx r[0-9]+)' without a KCFI check\" '$n-turned.o.audit'"
 
 	# -- run's check before a jump through another register ------------------
 	case $ARCH in
@@ -119,10 +128,14 @@ for v in i386-m32 i386-cross; do
 	      other=ecx; [ "$rreg" != ecx ] || other=edx
 	      sed "/^\.Lkcfi1_call:\$/{n;s/^	jmp	\*%$rreg\$/	jmp	*%$other/}" "$n-prog.k.s"
 	      want="indirect jump 'jmp $other': the KCFI check in front of it tests %$rreg, but the branch does not go through %$rreg" ;;
+	arm) rreg=$(sed -n '/^\.Lkcfi1_call:$/{n;s/^	bx	\(r[0-9]*\)$/\1/p}' "$n-prog.k.s")
+	     other=r1; [ "$rreg" != r1 ] || other=r2
+	     sed "/^\.Lkcfi1_call:\$/{n;s/^	bx	$rreg\$/	bx	$other/}" "$n-prog.k.s"
+	     want="indirect jump 'bx $other': the KCFI check in front of it tests $rreg, but the branch does not go through $rreg" ;;
 	esac > "$n-badreg.s"
 	check "$v: badreg: the edit took" sh -c "[ -n '$rreg' ] && ! cmp -s '$n-prog.k.s' '$n-badreg.s'"
 	$AS -o "$n-badreg.o" "$n-badreg.s"
-	bpat="jmp +[*]%$other\$"
+	case $ARCH in i386) bpat="jmp +[*]%$other\$" ;; arm) bpat="bx\t$other\$" ;; esac
 	jb=$(insn_in "$n-badreg.o" run "$bpat")
 	check "$v: a check before a branch through another register: named" sh -c \
 		"[ -n '$jb' ] && . '$A/lib.sh' && audited '$n-badreg.o' 1 && has_line '$n-badreg.o' \
@@ -142,7 +155,7 @@ for v in i386-m32 i386-cross; do
 		text=$(readelf -SW "$p" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" { print $3 }')
 		check "$v $mode: taken_plain's address taken by main's code, no preamble: named" sh -c \
 			"[ -n '$fn' ] && [ -n '$text' ] && . '$A/lib.sh' && audited '$p' 1 &&
-			 grep -qE '^$p: \\.text\\+$(printf '0x%x' $(( 0x${fn:-0} - 0x${text:-0} ))) <taken_plain>: address taken \\(\\.text\\+0x[0-9a-f]+\\) but no KCFI preamble\$' '$p.audit'"
+			 grep -qE '^$p: \\.text\\+$(printf '0x%x' $(( (0x${fn:-0} & ~1) - 0x${text:-0} ))) <taken_plain>: address taken \\((\\.text|\\.got)\\+0x[0-9a-f]+\\) but no KCFI preamble\$' '$p.audit'"
 	done
 done
 [ $ran = 1 ] || skip "no ELF32 compiler usable"
