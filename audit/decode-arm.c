@@ -285,12 +285,17 @@ static void arm_insn(struct audit_file *f, size_t shndx, uint64_t off, uint32_t 
 		return;
 	}
 	if ((w & 0x0c50f000) == 0x0410f000) {			/* ldr pc, ... */
-		if ((w & 0x0fffffff) != 0x049df004)		/* not ldr pc, [sp], #4 */
+		/* ldr pc, [sp], #4 returns; ldr pc, [pc, #-4] with the
+		 * target's address next to it is the linker's long-branch
+		 * veneer, a direct branch. */
+		if ((w & 0x0fffffff) != 0x049df004 && (w & 0x0f7f0000) != 0x051f0000)
 			branch(f, shndx, off, 4, false, -1, false, "ldr pc");
 		return;
 	}
 	if ((w & 0x0e108000) == 0x08108000) {			/* ldm {.., pc} */
-		if (rn != SP)
+		/* Returns: pop/ldm sp!, and the APCS frame's ldmdb fp,
+		 * {.., sp, pc}, which restores sp with pc. */
+		if (rn != SP && !(w & (1u << SP)))
 			branch(f, shndx, off, 4, false, -1, false, "ldm {pc}");
 		return;
 	}
@@ -303,7 +308,8 @@ static void arm_insn(struct audit_file *f, size_t shndx, uint64_t off, uint32_t 
 		bool ret = (op == 13 && (w & 0x02000fff) == LR) ||
 			   (op == 2 && rn == LR && (w & 0x02000000));
 		if (!ret)
-			branch(f, shndx, off, 4, false, -1, false, "data processing into pc");
+			branch(f, shndx, off, 4, false, -1, false,
+			       op == 13 ? "mov pc" : op == 4 ? "add pc" : "data processing into pc");
 		return;
 	}
 	if (!r->on)
@@ -348,7 +354,9 @@ static void thumb_insn(struct audit_file *f, size_t shndx, uint64_t off, uint16_
 	}
 	unsigned rt = hw2 >> 12, rn = hw1 & 15;
 	if ((hw1 & 0xff70) == 0xf850 && rt == PC) {		/* ldr.w pc, ... */
-		if (!(hw1 == 0xf85d && hw2 == 0xfb04))		/* not ldr pc, [sp], #4 */
+		/* not ldr pc, [sp], #4 (a return) nor ldr.w pc, [pc, #N] (a
+		 * veneer's direct branch) */
+		if (!(hw1 == 0xf85d && hw2 == 0xfb04) && rn != PC)
 			branch(f, shndx, off, 4, false, -1, true, "ldr pc");
 	} else if (((hw1 & 0xffd0) == 0xe890 || (hw1 & 0xffd0) == 0xe910) && (hw2 & 0x8000)) {
 		if (rn != SP)					/* ldm {.., pc}, not pop */

@@ -7,7 +7,8 @@
 # exact finding: a check removed by hand from the rewritten assembly, a
 # check whose je/beq was turned around, a check before a branch through
 # another register; a linked program whose code alone takes the address of
-# a function without a preamble (non-PIE, PIE, static).  Offsets come from
+# a function without a preamble (non-PIE, PIE, static).  On arm also which
+# writes of pc are branches and which are returns.  Offsets come from
 # objdump and readelf, not from kcfi-audit.  A variant whose compiler or
 # binutils are missing is skipped by name.
 . "$top_srcdir/tests/audit/lib.sh"
@@ -158,5 +159,61 @@ for v in i386-m32 i386-cross arm-thumb arm-arm; do
 			 grep -qE '^$p: \\.text\\+$(printf '0x%x' $(( (0x${fn:-0} & ~1) - 0x${text:-0} ))) <taken_plain>: address taken \\((\\.text|\\.got)\\+0x[0-9a-f]+\\) but no KCFI preamble\$' '$p.audit'"
 	done
 done
+
+# -- arm: which writes of pc are branches ------------------------------------
+# Hand-written, so all outside instrumented code: returns (bx lr, pop and
+# ldm sp! with pc, ldr pc, [sp], #4, mov pc, lr, the APCS frame's ldmdb
+# fp, {.., sp, pc}) and the linker veneer's ldr pc, [pc, #N] are not
+# branches a pointer steers; the others are, in both states.
+if command -v arm-linux-gnueabihf-as >/dev/null; then
+	ran=1
+	cat > "$T/pc.s" <<'END'
+	.syntax unified
+	.arch armv7-a
+	.text
+	.arm
+	.globl	hand
+	.type	hand, %function
+hand:
+	bx	lr
+	pop	{r4, pc}
+	ldr	pc, [sp], #4
+	ldmdb	fp, {r4, fp, sp, pc}
+	ldm	sp!, {r4, pc}
+	mov	pc, lr
+	ldr	pc, [pc, #-4]
+	.word	0
+	mov	pc, r3
+	ldr	pc, [r0, #4]
+	blx	r2
+	ldm	r0, {r1, pc}
+	.size	hand, .-hand
+	.thumb
+	.globl	thand
+	.type	thand, %function
+	.thumb_func
+thand:
+	bx	lr
+	pop	{r4, pc}
+	ldr	pc, [sp], #4
+	pop.w	{r4, r5, pc}
+	ldr.w	pc, [pc, #0]
+	mov	pc, lr
+	mov	pc, r3
+	blx	r2
+	bx	r1
+	tbb	[pc, r0]
+	ldr.w	pc, [r0, #4]
+	.size	thand, .-thand
+	.section	.note.GNU-stack,"",%progbits
+END
+	arm-linux-gnueabihf-as -o "$T/pc.o" "$T/pc.s"
+	want='hand jump mov pc,hand jump ldr pc,hand call blx r2,hand jump ldm {pc},thand jump mov pc,thand call blx r2,thand jump bx r1,thand jump tbb,thand jump ldr pc,'
+	check "arm: of the writes of pc, the nine that are no return are indirect branches" sh -c \
+		". '$A/lib.sh'; audited '$T/pc.o' 1 &&
+		 grep -q ': 0 checked, 0 exempt (), 0 unchecked, 9 outside instrumented code, ' '$T/pc.o.audit' &&
+		 got=\$(sed -n \"s/^.*<\\(t*hand\\)>: indirect \\([a-z]*\\) '\\([^']*\\)' outside .*/\\1 \\2 \\3/p\" '$T/pc.o.audit' | tr '\\n' ,) &&
+		 [ \"\$got\" = '$want' ] || { echo \"got \$got\"; false; }"
+fi
 [ $ran = 1 ] || skip "no ELF32 compiler usable"
 finish
