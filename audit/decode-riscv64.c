@@ -177,7 +177,7 @@ static void code_refs16(struct audit_file *f, size_t shndx, uint64_t off, uint16
 	unsigned rd = (h >> 7) & 31;
 	int32_t imm6 = sext((uint32_t)((h >> 12) & 1) << 5 | ((h >> 2) & 31), 6);
 	if ((h & 0xe003) == 0x6001 && rd != 0 && rd != 2)	/* c.lui */
-		upper(u, rd, (uint64_t)(int64_t)((int64_t)imm6 << 12), at);
+		upper(u, rd, (uint64_t)(int64_t)imm6 << 12, at);
 	else if ((h & 0xe003) == 0x0001 && rd)			/* c.addi */
 		lower(f, u, rd, rd, imm6, at);
 }
