@@ -3,7 +3,8 @@
 # what needs a 32-bit link) and arm (arm-linux-gnueabihf-kcfi-gcc, Thumb-2
 # and ARM state).  For each: prog.c's object, its ld -r with target.c and
 # a shared library exit 0 with exact counts; --targets sees apply()'s four
-# possible targets and run()'s one; then broken outputs, each named by its
+# possible targets and run()'s one, and names names.c's ten types from
+# kcfi-as's records and from DWARF; then broken outputs, each named by its
 # exact finding: a check removed by hand from the rewritten assembly, a
 # check whose je/beq was turned around, a check before a branch through
 # another register; a linked program whose code alone takes the address of
@@ -18,22 +19,22 @@ XGCC() { env -u KCFI_PLUGIN "$top_builddir/$@"; }
 echo 'int taken_plain(int x) { return x + 1; }' > "$T/plain-fn.c"
 ran=0
 
-# variant NAME: sets CC (compiler and flags, objects), LINK (for ld -r,
-# shared libraries and programs; empty: none here), AS, LD, OBJDUMP, GCC
+# variant NAME: sets CC (compiler and flags, objects), LINK (for shared
+# libraries and programs; empty: none here), AS, LD, OBJDUMP, OBJCOPY, GCC
 # (plain, for the function without KCFI), ARCH and the exact summary.
 variant() {
 	CC= LINK= GCC= tr=
 	case $1 in
 	i386-m32)
 		[ -f "${KCFI_PLUGIN:-}" ] || { echo "SKIP $1: the native plugin is not built"; return 1; }
-		CC="$KCFI_GCC -fsanitize=kcfi -m32" AS="as --32" LD="ld -m elf_i386" OBJDUMP=objdump ;;
+		CC="$KCFI_GCC -fsanitize=kcfi -m32" AS="as --32" LD="ld -m elf_i386" OBJDUMP=objdump OBJCOPY=objcopy ;;
 	i386-cross) tr=i686-linux-gnu ;;
 	arm-thumb|arm-arm) tr=arm-linux-gnueabihf ;;
 	esac
 	if [ -n "$tr" ]; then
 		[ -x "$top_builddir/$tr-kcfi-gcc" ] || { echo "SKIP $1: configure found no plugin for $tr-gcc"; return 1; }
 		command -v "$tr-objdump" >/dev/null || { echo "SKIP $1: no $tr-objdump"; return 1; }
-		CC="XGCC $tr-kcfi-gcc -fsanitize=kcfi" LINK=$CC AS=$tr-as LD=$tr-ld OBJDUMP=$tr-objdump GCC=$tr-gcc
+		CC="XGCC $tr-kcfi-gcc -fsanitize=kcfi" LINK=$CC AS=$tr-as LD=$tr-ld OBJDUMP=$tr-objdump OBJCOPY=$tr-objcopy GCC=$tr-gcc
 		case $1 in arm-thumb) CC="$CC -mthumb" GCC="$GCC -mthumb" ;; arm-arm) CC="$CC -marm" GCC="$GCC -marm" ;; esac
 		LINK=$CC
 	fi
@@ -90,6 +91,20 @@ for v in i386-m32 i386-cross arm-thumb arm-arm; do
 			"grep -qx '  1              1   50.0%' '$n.targets' && grep -qx '  2-4            1   50.0%' '$n.targets' &&
 			 grep -A1 'most permissive' '$n.targets' | tail -1 | grep -qE '^  $II +4 +1  _ZTSFiiE  (inc|dbl|neg|ext_target)\$' &&
 			 grep -qE '^\"$n-lib.so\",\".text\",0x[0-9a-f]+,\"apply\",$II,4,\"_ZTSFiiE\"\$' '$n.csv'"
+	fi
+
+	# -- type names: kcfi-as's records, else the DWARF (names.c: ten ids) ---
+	# shellcheck disable=SC2086
+	if $CC -O2 -g -c -o "$n-names.o" "$A/names.c"; then
+		$OBJCOPY --remove-section=.debug_kcfi_exempt "$n-names.o" "$n-dwarf.o"
+		"$AUDIT" --targets "$n-names.o" > "$n-names.out" 2>&1
+		"$AUDIT" --targets "$n-dwarf.o" > "$n-dwarf.out" 2>&1
+		check "$v: type names for all ten ids of names.c, from the records and from DWARF" sh -c \
+			"grep -qx '$n-names.o: type names for 10 of 10 ids (FNV-1a), 0 of them with more than one name (a hash collision)' '$n-names.out' &&
+			 grep -qx '$n-dwarf.o: type names for 10 of 10 ids (FNV-1a; 10 from DWARF), 0 of them with more than one name (a hash collision)' '$n-dwarf.out' &&
+			 grep -qE '^  $(fnv1a _ZTSFlP3objjE) +3 +1  _ZTSFlP3objjE  op_[a-e]\$' '$n-dwarf.out'"
+	else
+		fail "$v: building names.c"
 	fi
 
 	# -- apply's check removed: from its first instruction to its trap ------
