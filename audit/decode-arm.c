@@ -153,7 +153,9 @@ static void check_thumb(const struct audit_file *f, size_t shndx, uint64_t off, 
 	if (off < 32)
 		return;
 	uint16_t nop = half(f, shndx, off - 2), bkpt = half(f, shndx, off - 4);
-	if (nop != 0xbf00 || (bkpt & 0xfff0) != 0xbe80 || half(f, shndx, off - 8) != 0xf000 ||
+	/* nop.n: the hint, or "mov r8, r8" where GNU as has no v6T2 (no .arch) */
+	if ((nop != 0xbf00 && nop != 0x46c0) || (bkpt & 0xfff0) != 0xbe80 ||
+	    half(f, shndx, off - 8) != 0xf000 ||
 	    half(f, shndx, off - 6) != 0x8002)
 		return;
 	uint64_t end = off - 8;
