@@ -451,11 +451,32 @@ static bool arm_is_trap(const struct audit_file *f, struct loc at)
 	return p && (le32(p) & 0x0ff000f0) == 0x01200070;
 }
 
+/* Does a $d mapping symbol start exactly at AT? */
+static bool data_starts_at(const struct audit_file *f, struct loc at)
+{
+	const struct section *s = &f->secs[at.shndx];
+	size_t lo = 0, hi = s->nmaps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->maps[mid].off < at.off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nmaps && s->maps[lo].off == at.off; lo++)
+		if (s->maps[lo].kind == 'd')
+			return true;
+	return false;
+}
+
 /* The id is a data word right before the entry, with no symbol of its own
  * (doc/abi.md 3a): only the mapping symbols tell it from code.  A literal
  * pool at the end of the function before is data there too, but it lies
  * inside that function (its symbol's size, its range record), where a
- * preamble never does. */
+ * preamble never does.  Where that function has no size (the C library's
+ * start files), only a word that is a stretch of data of its own, right
+ * after code, counts: as the assembler marks a .word between two
+ * functions' code. */
 static bool arm_preamble(const struct audit_file *f, const struct symbol *fn,
 			 const struct symbol *cfi, uint32_t *id)
 {
@@ -467,7 +488,10 @@ static bool arm_preamble(const struct audit_file *f, const struct symbol *fn,
 	    tables_instrumented(f, w) || !(p = audit_bytes(f, w, 4)))
 		return false;
 	size_t before = audit_func_at(f, w);
-	if (before != (size_t)-1 && w.off < f->syms[before].value + f->syms[before].size)
+	const struct symbol *g = before == (size_t)-1 ? NULL : &f->syms[before];
+	if (g && w.off < g->value + g->size)
+		return false;
+	if (!data_starts_at(f, w) && (!g || !g->size))
 		return false;
 	*id = le32(p);
 	return true;

@@ -172,6 +172,10 @@ for v in i386-m32 i386-cross arm-thumb arm-arm; do
 		check "$v $mode: taken_plain's address taken by main's code, no preamble: named" sh -c \
 			"[ -n '$fn' ] && [ -n '$text' ] && . '$A/lib.sh' && audited '$p' 1 &&
 			 grep -qE '^$p: \\.text\\+$(printf '0x%x' $(( (0x${fn:-0} & ~1) - 0x${text:-0} ))) <taken_plain>: address taken \\((\\.text|\\.got)\\+0x[0-9a-f]+\\) but no KCFI preamble\$' '$p.audit'"
+		# The start files' functions have no size, and literal pools right
+		# before them: no preamble may be read out of those.  main has one.
+		[ $mode = static ] ||
+			check "$v $mode: one preamble, main's" grep -q ', 1 instrumented functions, 1 preambles, ' "$p.audit"
 	done
 done
 
