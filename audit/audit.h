@@ -35,6 +35,10 @@ struct section {
 	size_t nrelocs;
 	size_t *funcs;			/* function symbols in it, by offset */
 	size_t nfuncs;
+	/* Mapping symbols ($a, $t, $d, $x): which stretches are arm code,
+	 * Thumb code or data (literal pools, arm preambles), by offset. */
+	struct mapsym { uint64_t off; char kind; } *maps;
+	size_t nmaps;
 };
 
 struct symbol {
@@ -43,6 +47,7 @@ struct symbol {
 	uint64_t value;		/* section offset, also in linked files */
 	uint64_t size;
 	unsigned char type, bind;
+	bool thumb;		/* arm: a Thumb function (bit 0 of its value, cleared) */
 };
 
 /* What sits right before an indirect branch. */
@@ -93,6 +98,7 @@ struct audit_file {
 	GElf_Ehdr eh;
 	bool rel;			/* ET_REL: places come from relocations */
 	bool has_relocs;		/* relocations of alloc sections exist */
+	unsigned word;			/* bytes of a pointer: 4 in ELF32, 8 in ELF64 */
 	struct section *secs;
 	size_t nsecs;
 	struct symbol *syms;
@@ -146,9 +152,14 @@ struct audit_arch {
 	/* The place a relocation of TYPE against a section symbol points at,
 	 * given its addend (x86 PC32: addend + 4). */
 	int64_t (*reloc_target_bias)(uint32_t type);
+	bool elf32;			/* its files are ELF32 */
+	/* Optional: the implicit addend of a SHT_REL relocation of TYPE at OFF
+	 * of section T, read from the field it patches (default: a 32-bit word). */
+	int64_t (*rel_addend)(const struct audit_file *f, const struct section *t, uint64_t off,
+			      uint32_t type);
 };
 
-extern const struct audit_arch audit_x86_64, audit_aarch64, audit_riscv64;
+extern const struct audit_arch audit_x86_64, audit_i386, audit_aarch64, audit_riscv64, audit_arm;
 
 /* elf-load.c */
 int audit_open(struct audit_file *f, const char *path);
@@ -166,6 +177,9 @@ size_t audit_func_at(const struct audit_file *f, struct loc at);
 size_t audit_func_starting(const struct audit_file *f, struct loc at);
 /* Bytes at AT (N of them), NULL if not all inside the section. */
 const unsigned char *audit_bytes(const struct audit_file *f, struct loc at, size_t n);
+/* The kind of the last mapping symbol at or before AT ('a', 't', 'd', 'x'),
+ * or 0 if its section has none there. */
+char audit_mapping_at(const struct audit_file *f, struct loc at);
 /* Symbol by exact name, or (size_t)-1 (linear; called per function). */
 size_t audit_symbol(const struct audit_file *f, const char *name);
 /* Of the symbols called NAME, the one in AT's section closest before AT. */
@@ -205,17 +219,24 @@ size_t tables_adopt_names(struct audit_file *f, struct type_name *found, size_t 
 uint32_t *tables_ids(const struct audit_file *f, bool unnamed_only, size_t *n);
 int tables_id_cmp(const void *a, const void *b);
 
-/* A type id as the code of F's machine holds it: on x86_64 never the
- * bytes of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang). */
+/* A type id as the code of F's machine holds it: on x86 never the bytes
+ * of ENDBR64/ENDBR32 in either sign (arches/x86_64.c, as Clang; i386 too). */
 static inline uint32_t audit_code_id(const struct audit_file *f, uint32_t h)
 {
-	if (f->eh.e_machine == EM_X86_64 &&
+	if ((f->eh.e_machine == EM_X86_64 || f->eh.e_machine == EM_386) &&
 	    (h == 0xfa1e0ff3u || h == 0x05e1f00du || h == 0xfb1e0ff3u || h == 0x04e1f00du))
 		return h + 1;
 	return h;
 }
 
-/* Little-endian reads (all three targets are). */
+/* Where a code address points: on arm a Thumb function's address has bit
+ * 0 set, which says the state to enter, not a byte of the function. */
+static inline uint64_t audit_code_addr(const struct audit_file *f, uint64_t v)
+{
+	return f->eh.e_machine == EM_ARM ? v & ~(uint64_t)1 : v;
+}
+
+/* Little-endian reads (all five targets are). */
 static inline uint32_t le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -47,11 +47,54 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 	c->trap = (struct loc){ shndx, off - 4 };
 }
 
+/* A linked file without relocations: the addresses its code computes,
+ * "adrp xN, f" + "add xM, xN, :lo12:f" (the small code model, PIC or
+ * not) or "adr xN, f" (tiny), for the addresses-taken check.  The two of a
+ * pair need not be neighbours: the page is kept per register, from the
+ * adrp to the next adrp of that register or the next function. */
+struct pages {
+	uint64_t page[32];
+	struct loc at[32];
+	uint32_t have;
+};
+
+static void code_refs(struct audit_file *f, size_t shndx, uint64_t off, uint32_t w,
+		      struct pages *pg)
+{
+	uint64_t pc = f->secs[shndx].sh.sh_addr + off;
+	unsigned rd = w & 31, rn = (w >> 5) & 31;
+	if ((w & 0x1f000000) == 0x10000000) {		/* adr, adrp */
+		uint64_t imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
+		imm = (imm ^ (1u << 20)) - (1u << 20);	/* 21 bits, signed */
+		if (w & 0x80000000) {
+			pg->page[rd] = (pc & ~(uint64_t)0xfff) + (imm << 12);
+			pg->at[rd] = (struct loc){ shndx, off };
+			pg->have |= 1u << rd;
+		} else {
+			audit_code_ref(f, (struct loc){ shndx, off }, pc + imm);
+		}
+	} else if ((w & 0xffc00000) == 0x91000000 && (pg->have >> rn & 1)) {	/* add xD, xN, #imm12 */
+		audit_code_ref(f, pg->at[rn], pg->page[rn] + ((w >> 10) & 0xfff));
+		if (rd != rn)
+			pg->have &= ~(1u << rd);
+	}
+}
+
 static int a64_scan(struct audit_file *f, size_t shndx)
 {
 	const struct section *s = &f->secs[shndx];
+	bool refs = !f->rel && !f->has_relocs;
+	struct pages pg = { .have = 0 };
+	size_t next_fn = 0;
 	for (uint64_t off = 0; s->data && off + 4 <= s->size; off += 4) {
 		uint32_t w = le32(s->data + off);
+		if (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off) {
+			while (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
+				next_fn++;
+			pg.have = 0;
+		}
+		if (refs)
+			code_refs(f, shndx, off, w, &pg);
 		bool plain = (w & 0xffdffc1f) == 0xd61f0000;	/* br, blr (not ret) */
 		bool pac = (w & 0xfedff800) == 0xd61f0800;	/* braa, blraaz, ... (not retaa) */
 		if (!plain && !pac)

@@ -121,19 +121,93 @@ static bool after_auipc(const struct audit_file *f, size_t shndx, uint64_t off, 
 	return false;
 }
 
+/* A linked file without relocations: the addresses its code computes,
+ * for the addresses-taken check: "auipc rN, %pcrel_hi(f)" (medany, PIC)
+ * or "lui rN, %hi(f)" / c.lui (medlow), then "addi rM, rN, lo" (or
+ * c.addi), and "addi rM, gp, off" once the linker relaxed a pair to the
+ * global pointer.  The upper part is kept per register until the next
+ * function; the pair need not be neighbours. */
+struct uppers {
+	uint64_t val[32];
+	struct loc at[32];
+	uint32_t have;
+	uint64_t gp;		/* __global_pointer$, 0 if none */
+};
+
+static void upper(struct uppers *u, unsigned rd, uint64_t v, struct loc at)
+{
+	if (!rd)
+		return;
+	u->val[rd] = v;
+	u->at[rd] = at;
+	u->have |= 1u << rd;
+}
+
+static void lower(struct audit_file *f, struct uppers *u, unsigned rd, unsigned rs1, int32_t imm,
+		  struct loc at)
+{
+	if (u->have >> rs1 & 1)
+		audit_code_ref(f, u->at[rs1], u->val[rs1] + (uint64_t)(int64_t)imm);
+	else if (rs1 == 3 && u->gp)
+		audit_code_ref(f, at, u->gp + (uint64_t)(int64_t)imm);
+	if (rd != rs1)
+		u->have &= ~(1u << rd);
+}
+
+static void code_refs32(struct audit_file *f, size_t shndx, uint64_t off, uint32_t w,
+			struct uppers *u)
+{
+	uint64_t pc = f->secs[shndx].sh.sh_addr + off;
+	struct loc at = { shndx, off };
+	unsigned rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
+	if ((w & 0x7f) == 0x17)					/* auipc */
+		upper(u, rd, pc + (uint64_t)(int64_t)(int32_t)(w & 0xfffff000), at);
+	else if ((w & 0x7f) == 0x37)				/* lui */
+		upper(u, rd, (uint64_t)(int64_t)(int32_t)(w & 0xfffff000), at);
+	else if ((w & 0x707f) == 0x13)				/* addi */
+		lower(f, u, rd, rs1, (int32_t)w >> 20, at);
+	else if (rd)
+		u->have &= ~(1u << rd);	/* most other formats write rd there */
+}
+
+static void code_refs16(struct audit_file *f, size_t shndx, uint64_t off, uint16_t h,
+			struct uppers *u)
+{
+	struct loc at = { shndx, off };
+	unsigned rd = (h >> 7) & 31;
+	int32_t imm6 = sext((uint32_t)((h >> 12) & 1) << 5 | ((h >> 2) & 31), 6);
+	if ((h & 0xe003) == 0x6001 && rd != 0 && rd != 2)	/* c.lui */
+		upper(u, rd, (uint64_t)(int64_t)imm6 << 12, at);
+	else if ((h & 0xe003) == 0x0001 && rd)			/* c.addi */
+		lower(f, u, rd, rd, imm6, at);
+}
+
 static int rv_scan(struct audit_file *f, size_t shndx)
 {
 	const struct section *s = &f->secs[shndx];
+	bool refs = !f->rel && !f->has_relocs;
+	struct uppers u = { .have = 0 };
+	size_t gp = refs ? audit_symbol(f, "__global_pointer$") : (size_t)-1;
+	if (gp != (size_t)-1 && f->syms[gp].shndx > 0 && f->syms[gp].shndx < f->nsecs &&
+	    f->syms[gp].value != UINT64_MAX)
+		u.gp = f->secs[f->syms[gp].shndx].sh.sh_addr + f->syms[gp].value;
 	size_t next_fn = 0;
 	uint64_t off = 0;
 	while (s->data && off + 2 <= s->size) {
-		/* Start again at every function symbol. */
+		/* Start again at every function symbol: an instruction never
+		 * steps over one (a preamble's id word decoded as code may end
+		 * past the entry). */
+		if (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
+			u.have = 0;
 		while (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
 			next_fn++;
-		if (next_fn > 0 && f->syms[s->funcs[next_fn - 1]].value > off)
-			off = f->syms[s->funcs[next_fn - 1]].value;
+		uint64_t stop = next_fn < s->nfuncs ? f->syms[s->funcs[next_fn]].value : UINT64_MAX;
 		uint16_t h = le16(s->data + off);
 		char spelling[40];
+		if (refs && (h & 3) != 3)
+			code_refs16(f, shndx, off, h, &u);
+		else if (refs && off + 4 <= s->size)
+			code_refs32(f, shndx, off, le32(s->data + off), &u);
 		if ((h & 3) != 3) {
 			unsigned r = (h >> 7) & 31;
 			bool cjalr = (h & 0xf07f) == 0x9002 && r, cjr = (h & 0xf07f) == 0x8002 && r && r != 1;
@@ -143,7 +217,7 @@ static int rv_scan(struct audit_file *f, size_t shndx)
 				check_before(f, shndx, off, r, &c);
 				audit_branch(f, shndx, off, 2, cjalr, &c, spelling);
 			}
-			off += 2;
+			off = off + 2 < stop ? off + 2 : stop;
 			continue;
 		}
 		if (off + 4 > s->size)
@@ -158,7 +232,7 @@ static int rv_scan(struct audit_file *f, size_t shndx)
 				c.problem = "the branch adds an offset to the register the check tested";
 			audit_branch(f, shndx, off, 4, rd != 0, &c, spelling);
 		}
-		off += 4;
+		off = off + 4 < stop ? off + 4 : stop;
 	}
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* x86_64: finding indirect branches and the KCFI check in front of each.
+/* x86_64 and i386: finding indirect branches and the KCFI check in front
+ * of each.
  *
  * x86 code is variable length, so a real disassembler walks it: capstone
  * (libcapstone-dev).  binutils' libopcodes would do as well, but it is
@@ -22,6 +23,10 @@
  * Indirect branches are call/jmp through a register or memory, and direct
  * call/jmp of a retpoline thunk (__x86_indirect_thunk_<reg>), which is how
  * a retpoline kernel spells every indirect branch.
+ *
+ * i386 (doc/abi.md 1a) has Clang's generic check instead, a cmpl of the id
+ * in front of the target with an int3 behind a je, and no trap table; the
+ * walk, the thunks and the preamble are the same in 32-bit mode.
  */
 #include "config.h"
 
@@ -38,25 +43,33 @@ static const char *const gpr_names[16] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
+static const char *const gpr_names32[8] = {
+	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
+};
 
-/* The number (ModRM order) of the 64-bit general register NAME, or -1. */
-static int gpr_by_name(const char *name)
+/* The number (ModRM order) of the general register NAME, or -1: 64-bit
+ * names, or with M32 the 32-bit ones. */
+static int gpr_by_name(const char *name, bool m32)
 {
-	for (int i = 0; i < 16; i++)
-		if (!strcmp(name, gpr_names[i]))
+	for (int i = 0; i < (m32 ? 8 : 16); i++)
+		if (!strcmp(name, m32 ? gpr_names32[i] : gpr_names[i]))
 			return i;
 	return -1;
 }
 
-static int gpr_of(x86_reg r)
+static int gpr_of(x86_reg r, bool m32)
 {
 	static const x86_reg regs[16] = {
 		X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX, X86_REG_RSP, X86_REG_RBP,
 		X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9, X86_REG_R10, X86_REG_R11,
 		X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15,
 	};
-	for (int i = 0; i < 16; i++)
-		if (regs[i] == r)
+	static const x86_reg regs32[8] = {
+		X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX, X86_REG_ESP, X86_REG_EBP,
+		X86_REG_ESI, X86_REG_EDI,
+	};
+	for (int i = 0; i < (m32 ? 8 : 16); i++)
+		if ((m32 ? regs32[i] : regs[i]) == r)
 			return i;
 	return -1;
 }
@@ -145,6 +158,47 @@ static const char *thunk_target(const struct audit_file *f, size_t shndx, uint64
 	return NULL;
 }
 
+/* The i386 check right before the branch at OFF through register REG
+ * (-1: through memory, or a far branch), doc/abi.md 1a:
+ *	81 78+r <d8> <H>	cmpl $H, d8(%r)		(%esp: 81 7c 24 <d8> <H>;
+ *							 d32: 81 b8+r, 81 bc 24)
+ *	74 01			je 1f
+ *	cc			int3
+ * There is no trap table: the int3 raises SIGTRAP wherever it is. */
+static void check_before32(const struct audit_file *f, size_t shndx, uint64_t off, int reg,
+			   struct check *c)
+{
+	static char problem[128];	/* audit_branch() reads it at once */
+	static const struct { unsigned len, modrm, sib, imm; } forms[] = {
+		{ 7, 0x78, 0, 3 }, { 8, 0x7c, 1, 4 }, { 10, 0xb8, 0, 6 }, { 11, 0xbc, 1, 7 },
+	};
+	memset(c, 0, sizeof(*c));
+	const unsigned char *t = off >= 3 ? audit_bytes(f, (struct loc){ shndx, off - 3 }, 3) : NULL;
+	if (!t || t[0] != 0x74 || t[1] != 0x01 || t[2] != 0xcc)
+		return;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		unsigned n = forms[i].len;
+		const unsigned char *p = off - 3 >= n ?
+			audit_bytes(f, (struct loc){ shndx, off - 3 - n }, n) : NULL;
+		/* ModRM: mod 01 (d8) or 10 (d32), reg 111 (/7: cmp), rm the
+		 * base; rm 100 (%esp) needs the SIB byte 24. */
+		if (!p || p[0] != 0x81 || (p[1] & 0xf8) != (forms[i].modrm & 0xf8) ||
+		    ((p[1] & 7) == 4) != forms[i].sib || (forms[i].sib && p[2] != 0x24))
+			continue;
+		int tested = p[1] & 7;
+		c->present = true;
+		c->id = le32(p + forms[i].imm);
+		c->trap = (struct loc){ shndx, off - 1 };
+		if (reg != tested) {
+			snprintf(problem, sizeof(problem), "the KCFI check in front of it tests %%%s, "
+				 "but the branch does not go through %%%s", gpr_names32[tested],
+				 gpr_names32[tested]);
+			c->problem = problem;
+		}
+		return;
+	}
+}
+
 /* The check right before the branch at OFF, which goes through general
  * register REG (-1: through memory, or a far branch). */
 static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, int reg,
@@ -176,7 +230,8 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
  * "lea f(%rip), %reg" (PIC) or "mov $f, %reg" / "push $f" (non-PIE), for
  * the addresses-taken check.  Branches are not among them: a direct call
  * takes no address. */
-static void code_refs(struct audit_file *f, size_t shndx, uint64_t at, const cs_insn *insn)
+static void code_refs(struct audit_file *f, size_t shndx, uint64_t at, const cs_insn *insn,
+		      uint64_t got)
 {
 	const cs_x86 *x = &insn->detail->x86;
 	unsigned id = insn->id;
@@ -186,25 +241,38 @@ static void code_refs(struct audit_file *f, size_t shndx, uint64_t at, const cs_
 		    op->mem.index == X86_REG_INVALID)
 			audit_code_ref(f, (struct loc){ shndx, at },
 				       insn->address + insn->size + (uint64_t)op->mem.disp);
+		/* i386 PIC: "leal f@GOTOFF(%reg), %r", the register holding the
+		 * GOT's address (whichever GCC chose; an offset from anything
+		 * else rarely lands exactly on a function's entry). */
+		else if (id == X86_INS_LEA && got && op->type == X86_OP_MEM &&
+			 op->mem.base != X86_REG_INVALID && op->mem.base != X86_REG_ESP &&
+			 op->mem.base != X86_REG_EBP && op->mem.index == X86_REG_INVALID)
+			audit_code_ref(f, (struct loc){ shndx, at },
+				       (uint32_t)(got + (uint64_t)op->mem.disp));
 		else if ((id == X86_INS_MOV || id == X86_INS_PUSH || id == X86_INS_MOVABS) &&
 			 op->type == X86_OP_IMM && op->imm > 0)
 			audit_code_ref(f, (struct loc){ shndx, at }, (uint64_t)op->imm);
 	}
 }
 
-static int x86_scan(struct audit_file *f, size_t shndx)
+static int scan(struct audit_file *f, size_t shndx, bool m32)
 {
 	const struct section *s = &f->secs[shndx];
 	csh h;
 	if (!s->data)
 		return 0;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
-		audit_error(f->path, "capstone cannot decode x86_64");
+	if (cs_open(CS_ARCH_X86, m32 ? CS_MODE_32 : CS_MODE_64, &h) != CS_ERR_OK) {
+		audit_error(f->path, "capstone cannot decode %s", f->arch->name);
 		return -1;
 	}
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	find_thunks(f);
 	cs_insn *insn = cs_malloc(h);
+	/* i386 PIC code addresses from the GOT: _GLOBAL_OFFSET_TABLE_ */
+	size_t gs = m32 ? audit_symbol(f, "_GLOBAL_OFFSET_TABLE_") : (size_t)-1;
+	uint64_t got = gs != (size_t)-1 && f->syms[gs].shndx > 0 && f->syms[gs].shndx < f->nsecs &&
+		       f->syms[gs].value != UINT64_MAX ?
+		f->secs[f->syms[gs].shndx].sh.sh_addr + f->syms[gs].value : 0;
 	uint64_t base = f->rel ? 0 : s->sh.sh_addr;
 	size_t next_fn = 0;
 	uint64_t off = 0;
@@ -227,7 +295,7 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 		off += insn->size;
 		unsigned id = insn->id;
 		if (!f->rel && !f->has_relocs)
-			code_refs(f, shndx, at, insn);
+			code_refs(f, shndx, at, insn, got);
 		if (id != X86_INS_CALL && id != X86_INS_JMP && id != X86_INS_LCALL &&
 		    id != X86_INS_LJMP)
 			continue;
@@ -243,15 +311,18 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 							      (uint64_t)op->imm);
 			if (!name || !thunk_name(name, &reg))
 				continue;
-			via = gpr_by_name(reg);
+			via = gpr_by_name(reg, m32);
 			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, name);
 		} else {
 			via = op->type == X86_OP_REG && id != X86_INS_LCALL && id != X86_INS_LJMP ?
-				gpr_of(op->reg) : -1;
+				gpr_of(op->reg, m32) : -1;
 			snprintf(spelling, sizeof(spelling), "%s %s", insn->mnemonic, insn->op_str);
 		}
 		struct check c;
-		check_before(f, shndx, at, via, &c);
+		if (m32)
+			check_before32(f, shndx, at, via, &c);
+		else
+			check_before(f, shndx, at, via, &c);
 		audit_branch(f, shndx, at, insn->size, call, &c, spelling);
 	}
 	cs_free(insn, 1);
@@ -259,10 +330,26 @@ static int x86_scan(struct audit_file *f, size_t shndx)
 	return 0;
 }
 
+static int x86_scan(struct audit_file *f, size_t shndx)
+{
+	return scan(f, shndx, false);
+}
+
+static int i386_scan(struct audit_file *f, size_t shndx)
+{
+	return scan(f, shndx, true);
+}
+
 static bool x86_is_trap(const struct audit_file *f, struct loc at)
 {
 	const unsigned char *p = audit_bytes(f, at, 2);
 	return p && p[0] == 0x0f && p[1] == 0x0b;
+}
+
+static bool i386_is_trap(const struct audit_file *f, struct loc at)
+{
+	const unsigned char *p = audit_bytes(f, at, 1);
+	return p && p[0] == 0xcc;
 }
 
 /* "movl $H, %eax" (b8 imm32) at P, then only patchable NOPs (0x90) up to
@@ -347,4 +434,42 @@ const struct audit_arch audit_x86_64 = {
 	.preamble = x86_preamble,
 	.is_branch_reloc = x86_is_branch_reloc,
 	.reloc_target_bias = x86_reloc_target_bias,
+};
+
+static bool i386_is_branch_reloc(const struct audit_file *f, const struct section *s,
+				 const struct reloc *r)
+{
+	(void)f;
+	const unsigned char *p = s->data && r->off >= 2 && r->off <= s->size ? s->data + r->off - 2 : NULL;
+	switch (r->type) {
+	case R_386_PLT32:
+		return true;
+	case R_386_PC32:
+		return p && (p[1] == 0xe8 || p[1] == 0xe9 || (p[0] == 0x0f && (p[1] & 0xf0) == 0x80));
+	case R_386_GOT32:
+	case R_386_GOT32X:
+		/* call/jmp *f@GOT(%reg) (-fno-plt): ff /2 or /4, a named function */
+		return p && p[0] == 0xff && ((p[1] & 0x38) == 0x10 || (p[1] & 0x38) == 0x20);
+	default:
+		return false;
+	}
+}
+
+static int64_t i386_reloc_target_bias(uint32_t type)
+{
+	/* The implicit addend of a PC-relative field is -4, as x86_64's explicit one. */
+	return type == R_386_PC32 || type == R_386_PLT32 ? 4 : 0;
+}
+
+const struct audit_arch audit_i386 = {
+	.name = "i386",
+	.machine = EM_386,
+	.trap_name = "int3",
+	.trap_table = false,
+	.scan = i386_scan,
+	.is_trap = i386_is_trap,
+	.preamble = x86_preamble,
+	.is_branch_reloc = i386_is_branch_reloc,
+	.reloc_target_bias = i386_reloc_target_bias,
+	.elf32 = true,
 };

@@ -305,7 +305,8 @@ size_t dwarf_names(struct audit_file *f)
 		return 0;
 	static const struct { uint16_t machine; const char *triple; } triples[] = {
 		{ EM_X86_64, "x86_64-linux-gnu" }, { EM_AARCH64, "aarch64-linux-gnu" },
-		{ EM_RISCV, "riscv64-linux-gnu" },
+		{ EM_RISCV, "riscv64-linux-gnu" }, { EM_386, "i686-linux-gnu" },
+		{ EM_ARM, "arm-linux-gnueabihf" },
 	};
 	for (size_t i = 0; i < sizeof(triples) / sizeof(triples[0]); i++)
 		if (triples[i].machine == f->eh.e_machine)

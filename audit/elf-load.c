@@ -36,6 +36,8 @@ static const struct audit_arch *arch_for(unsigned machine)
 	case EM_X86_64: return &audit_x86_64;
 	case EM_AARCH64: return &audit_aarch64;
 	case EM_RISCV: return &audit_riscv64;
+	case EM_386: return &audit_i386;
+	case EM_ARM: return &audit_arm;
 	default: return NULL;
 	}
 }
@@ -91,12 +93,13 @@ static int load_symbols(struct audit_file *f)
 		struct section *s = &f->secs[i];
 		if (s->sh.sh_type != SHT_SYMTAB)
 			continue;
-		if (s->sh.sh_entsize != sizeof(Elf64_Sym) || s->sh.sh_link >= f->nsecs) {
-			audit_error(f->path, "section %s: not a 64-bit symbol table", s->name);
+		size_t esz = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+		if (!esz || s->sh.sh_entsize != esz || s->sh.sh_link >= f->nsecs) {
+			audit_error(f->path, "section %s: not a symbol table of this ELF class", s->name);
 			return -1;
 		}
 		Elf_Data *d = elf_getdata(elf_getscn(f->elf, i), NULL);
-		size_t n = s->size / sizeof(Elf64_Sym);
+		size_t n = s->size / esz;
 		f->syms = xcalloc(n, sizeof(*f->syms));
 		f->nsyms = n;
 		for (size_t k = 0; k < n; k++) {
@@ -112,6 +115,12 @@ static int load_symbols(struct audit_file *f)
 			y->size = g.st_size;
 			y->type = GELF_ST_TYPE(g.st_info);
 			y->bind = GELF_ST_BIND(g.st_info);
+			/* arm: bit 0 of a function's value says Thumb; the
+			 * function itself starts at the even address. */
+			if (f->eh.e_machine == EM_ARM && y->type == STT_FUNC && (y->value & 1)) {
+				y->value &= ~(uint64_t)1;
+				y->thumb = true;
+			}
 			/* Linked files: from address to section offset. */
 			if (!f->rel && y->shndx > 0 && y->shndx < f->nsecs && y->shndx < SHN_LORESERVE) {
 				uint64_t base = f->secs[y->shndx].sh.sh_addr;
@@ -129,21 +138,40 @@ static int by_off(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* An implicit addend (SHT_REL, ELF32): the arch reads it from the field
+ * the relocation patches, as the linker would. */
+static int64_t rel_addend(const struct audit_file *f, const struct section *t, uint64_t off,
+			  uint32_t type)
+{
+	if (f->arch->rel_addend)
+		return f->arch->rel_addend(f, t, off, type);
+	const unsigned char *p = t->data && off <= t->size && t->size - off >= 4 ? t->data + off : NULL;
+	return p ? (int32_t)le32(p) : 0;
+}
+
 static int load_relocs(struct audit_file *f)
 {
 	for (size_t i = 1; i < f->nsecs; i++) {
 		struct section *s = &f->secs[i];
-		if (s->sh.sh_type != SHT_RELA || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
+		bool rela = s->sh.sh_type == SHT_RELA;
+		if ((!rela && s->sh.sh_type != SHT_REL) || s->sh.sh_info == 0 || s->sh.sh_info >= f->nsecs)
 			continue;
 		struct section *t = &f->secs[s->sh.sh_info];
 		if (!(t->sh.sh_flags & SHF_ALLOC) && !kcfi_exempt_section_name(t->name))
 			continue;	/* debug information */
-		if (s->sh.sh_entsize != sizeof(Elf64_Rela)) {
-			audit_error(f->path, "section %s: not 64-bit relocations", s->name);
+		/* The dynamic linker's (.rel.plt applies to .got, also in a
+		 * static program for IRELATIVE) are loaded with the program;
+		 * those of an object or of --emit-relocs are not.  Only these
+		 * say where the code and data take addresses. */
+		if (s->sh.sh_flags & SHF_ALLOC)
+			continue;
+		size_t esz = gelf_fsize(f->elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+		if (!esz || s->sh.sh_entsize != esz) {
+			audit_error(f->path, "section %s: not relocations of this ELF class", s->name);
 			return -1;
 		}
 		Elf_Data *d = elf_getdata(elf_getscn(f->elf, i), NULL);
-		size_t n = s->size / sizeof(Elf64_Rela), have = t->nrelocs;
+		size_t n = s->size / esz, have = t->nrelocs;
 		if (!n || !d)
 			continue;
 		t->relocs = realloc(t->relocs, (have + n) * sizeof(*t->relocs));
@@ -153,14 +181,19 @@ static int load_relocs(struct audit_file *f)
 		}
 		for (size_t k = 0; k < n; k++) {
 			GElf_Rela g;
-			if (!gelf_getrela(d, (int)k, &g))
+			GElf_Rel gr;
+			if (rela ? !gelf_getrela(d, (int)k, &g) : !gelf_getrel(d, (int)k, &gr))
 				return fail(f, "cannot read a relocation");
+			if (!rela)
+				g = (GElf_Rela){ .r_offset = gr.r_offset, .r_info = gr.r_info };
 			struct reloc r = { .off = g.r_offset, .type = (uint32_t)GELF_R_TYPE(g.r_info),
 					   .sym = GELF_R_SYM(g.r_info), .addend = g.r_addend };
 			if (!f->rel)
 				r.off -= t->sh.sh_addr;
 			if (r.sym >= f->nsyms)
 				continue;	/* no symbol we could name: not a place */
+			if (!rela)
+				r.addend = rel_addend(f, t, r.off, r.type);
 			t->relocs[t->nrelocs++] = r;
 		}
 		if (t->sh.sh_flags & SHF_ALLOC)
@@ -202,6 +235,64 @@ static void index_functions(struct audit_file *f)
 		qsort(f->secs[i].funcs, f->secs[i].nfuncs, sizeof(size_t), func_cmp);
 }
 
+/* "$a", "$t", "$d", "$x", optionally with a ".suffix": the kind, else 0. */
+static char mapping_kind(const struct symbol *y)
+{
+	const char *n = y->name;
+	if (n[0] != '$' || !strchr("atdx", n[1]) || !n[1] || (n[2] && n[2] != '.') ||
+	    y->type != STT_NOTYPE || y->bind != STB_LOCAL)
+		return 0;
+	return n[1];
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct mapsym *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void index_mapping_symbols(struct audit_file *f)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < f->nsyms; k++) {
+			const struct symbol *y = &f->syms[k];
+			char c = mapping_kind(y);
+			if (!c || y->shndx == 0 || y->shndx >= f->nsecs || y->value == UINT64_MAX)
+				continue;
+			struct section *s = &f->secs[y->shndx];
+			if (pass)
+				s->maps[s->nmaps++] = (struct mapsym){ y->value, c };
+			else
+				s->nmaps++;
+		}
+		for (size_t i = 0; i < f->nsecs; i++) {
+			struct section *s = &f->secs[i];
+			if (!pass) {
+				s->maps = xcalloc(s->nmaps, sizeof(*s->maps));
+				s->nmaps = 0;
+			} else {
+				qsort(s->maps, s->nmaps, sizeof(*s->maps), map_cmp);
+			}
+		}
+	}
+}
+
+char audit_mapping_at(const struct audit_file *f, struct loc at)
+{
+	if (at.shndx >= f->nsecs)
+		return 0;
+	const struct section *s = &f->secs[at.shndx];
+	size_t lo = 0, hi = s->nmaps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->maps[mid].off <= at.off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? s->maps[lo - 1].kind : 0;
+}
+
 int audit_open(struct audit_file *f, const char *path)
 {
 	memset(f, 0, sizeof(*f));
@@ -217,8 +308,9 @@ int audit_open(struct audit_file *f, const char *path)
 			    f->elf ? "" : elf_errmsg(-1));
 		return -1;
 	}
-	if (gelf_getclass(f->elf) != ELFCLASS64 || !gelf_getehdr(f->elf, &f->eh)) {
-		audit_error(path, "not a 64-bit ELF file");
+	int cls = gelf_getclass(f->elf);
+	if ((cls != ELFCLASS64 && cls != ELFCLASS32) || !gelf_getehdr(f->elf, &f->eh)) {
+		audit_error(path, "not a 32-bit or 64-bit ELF file");
 		return -1;
 	}
 	if (f->eh.e_ident[EI_DATA] != ELFDATA2LSB) {
@@ -227,14 +319,21 @@ int audit_open(struct audit_file *f, const char *path)
 	}
 	f->arch = arch_for(f->eh.e_machine);
 	if (!f->arch) {
-		audit_error(path, "machine %u: kcfi-audit reads x86_64, aarch64 and riscv64 only",
-			    f->eh.e_machine);
+		audit_error(path, "machine %u: kcfi-audit reads x86_64, i386, aarch64, riscv64 "
+			    "and arm only", f->eh.e_machine);
 		return -1;
 	}
+	if ((cls == ELFCLASS32) != f->arch->elf32) {
+		audit_error(path, "%s code in a %d-bit ELF file", f->arch->name,
+			    cls == ELFCLASS32 ? 32 : 64);
+		return -1;
+	}
+	f->word = cls == ELFCLASS32 ? 4 : 8;
 	f->rel = f->eh.e_type == ET_REL;
 	if (load_sections(f) || load_symbols(f) || load_relocs(f))
 		return -1;
 	index_functions(f);
+	index_mapping_symbols(f);
 	return 0;
 }
 
@@ -244,6 +343,7 @@ void audit_close(struct audit_file *f)
 	for (size_t i = 0; i < f->nsecs; i++) {
 		free(f->secs[i].relocs);
 		free(f->secs[i].funcs);
+		free(f->secs[i].maps);
 	}
 	free(f->secs);
 	free(f->syms);

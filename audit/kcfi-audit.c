@@ -22,7 +22,7 @@
 static const char usage[] =
 	"Usage: kcfi-audit [OPTION]... FILE...\n"
 	"Verify the KCFI protection of ELF files (.o, .ko, vmlinux, executables,\n"
-	"shared libraries) for x86_64, aarch64 and riscv64.\n"
+	"shared libraries) for x86_64, i386, aarch64, riscv64 and arm.\n"
 	"\n"
 	"  --targets          also print, per checked call site, how many functions\n"
 	"                     carry the type id it expects (a distribution), and the\n"

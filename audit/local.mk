@@ -13,6 +13,7 @@ kcfi_audit_SOURCES = \
 	audit/decode-x86.c \
 	audit/decode-aarch64.c \
 	audit/decode-riscv64.c \
+	audit/decode-arm.c \
 	asmpass/exempt.h
 kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 kcfi_audit_LDADD = libtypeids.a $(AUDIT_LIBS)

@@ -115,7 +115,8 @@ static const char *place_name(const struct audit_file *f, struct loc at)
 	for (size_t k = 0; k < f->nsyms; k++) {
 		const struct symbol *y = &f->syms[k];
 		if (y->shndx != at.shndx || y->value > at.off || y->value < from || !y->name[0] ||
-		    (y->type != STT_NOTYPE && y->type != STT_FUNC) || !strncmp(y->name, ".L", 2))
+		    (y->type != STT_NOTYPE && y->type != STT_FUNC) || !strncmp(y->name, ".L", 2) ||
+		    y->name[0] == '$')	/* mapping symbols ($a, $t, $d, $x) name no code */
 			continue;
 		if (best == (size_t)-1 || y->value > f->syms[best].value)
 			best = k;

@@ -128,7 +128,11 @@ static void find_taken(const struct audit_file *f, struct loc *taken)
 {
 	for (size_t i = 1; i < f->nsecs; i++) {
 		const struct section *s = &f->secs[i];
-		if (!takes_addresses(s))
+		/* A linked file's GOT holds the address of every function its
+		 * PIC code loads by name that the linker did not turn into a
+		 * PC-relative computation (arm, i386 PIE: no such relaxation). */
+		bool got = !f->has_relocs && !f->rel && !strcmp(s->name, ".got");
+		if (!takes_addresses(s) && !got)
 			continue;
 		if (f->has_relocs) {
 			for (size_t k = 0; k < s->nrelocs; k++) {
@@ -145,10 +149,11 @@ static void find_taken(const struct audit_file *f, struct loc *taken)
 		} else if (!s->exec && s->data) {
 			/* A linked file without relocations: pointer-sized,
 			 * aligned words that hold a function's address. */
-			for (uint64_t o = 0; o + 8 <= s->size; o += 8) {
+			for (uint64_t o = 0; o + f->word <= s->size; o += f->word) {
 				struct loc to;
-				uint64_t v = le64(s->data + o);
-				if (!v || !audit_addr_loc(f, v, &to) || !f->secs[to.shndx].exec)
+				uint64_t v = f->word == 8 ? le64(s->data + o) : le32(s->data + o);
+				if (!v || !audit_addr_loc(f, audit_code_addr(f, v), &to) ||
+				    !f->secs[to.shndx].exec)
 					continue;
 				size_t fn = audit_func_starting(f, to);
 				if (fn != (size_t)-1 && !taken[fn].shndx)
@@ -160,7 +165,8 @@ static void find_taken(const struct audit_file *f, struct loc *taken)
 	 * "lea f(%rip), %rdi" leaves no word and no relocation behind. */
 	for (size_t k = 0; k < f->ncode_refs; k++) {
 		struct loc to;
-		if (!audit_addr_loc(f, f->code_refs[k].addr, &to) || !f->secs[to.shndx].exec)
+		if (!audit_addr_loc(f, audit_code_addr(f, f->code_refs[k].addr), &to) ||
+		    !f->secs[to.shndx].exec)
 			continue;
 		size_t fn = audit_func_starting(f, to);
 		if (fn != (size_t)-1 && !taken[fn].shndx)

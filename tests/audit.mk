@@ -8,12 +8,16 @@
 #            records (both hashes, ld -r, a wrong record, stripped); the
 #            check in Clang's form (any register), clang when installed
 #   cross    aarch64, riscv64 (RVC and not) objects: counts, a removed check
+#   elf32    i386 and arm (Thumb-2, ARM state): counts of objects, ld -r,
+#            shared libraries, --targets; a removed, a turned-around and a
+#            misdirected check named; addresses taken by code in programs
 #   hostile  truncated and bit-flipped ELF: exit 0/1/2, never a crash
 AUDIT_TESTS = \
 	tests/audit/verify.sh \
 	tests/audit/targets.sh \
 	tests/audit/names.sh \
 	tests/audit/cross.sh \
+	tests/audit/elf32.sh \
 	tests/audit/hostile.sh
 TESTS += $(AUDIT_TESTS)
 EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c tests/audit/names.c \

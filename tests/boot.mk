@@ -1,4 +1,6 @@
-# tests/boot/: the boot matrix console judge (the boot itself is make boot-check).
-BOOT_TESTS = tests/boot/judge.sh tests/boot/kunit.sh
+# tests/boot/: the boot matrix console judge, its kernel audit on arm and
+# make kunit-check's reading of consoles (the boots are make boot-check and
+# make kunit-check).
+BOOT_TESTS = tests/boot/judge.sh tests/boot/audit.sh tests/boot/kunit.sh
 TESTS += $(BOOT_TESTS)
 EXTRA_DIST += $(BOOT_TESTS)

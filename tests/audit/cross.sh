@@ -40,4 +40,37 @@ for t in $TS; do
 			 grep -q ': 1 checked, .*, 1 unchecked, ' '$T/$n-nocheck.o.audit'"
 	done
 done
+
+# -- addresses taken by code in linked programs -------------------------------
+# taken_plain has no preamble (plain gcc) and is hidden, so main computes
+# its address itself: adrp+add on aarch64, auipc+addi (PIC, medany) or
+# lui+addi (medlow) on riscv64; a linked program keeps neither a
+# relocation nor a data word of it.  The finding must name an instruction
+# of main.
+echo 'int taken_plain(int x) { return x + 1; }' > "$T/plain-fn.c"
+for t in $TS; do
+	arch=${t%%-*}
+	[ -d "/usr/$t/lib" ] || { echo "SKIP $t programs: no sysroot /usr/$t"; continue; }
+	"$t-gcc" -O2 -c -o "$T/$arch-plain-fn.o" "$T/plain-fn.c" || { fail "$t-gcc plain-fn.c"; continue; }
+	for mode in nopie pie static medany; do
+		case $mode in
+		nopie) fl="-fno-pie -no-pie" ;; pie) fl="-fPIE -pie" ;; static) fl=-static ;;
+		medany) [ "$arch" = riscv64 ] || continue; fl="-fno-pie -no-pie -mcmodel=medany" ;;
+		esac
+		p=$T/$arch-taker-$mode
+		# shellcheck disable=SC2086
+		kx "$t" -O2 -DTAKER_HIDDEN $fl -o "$p" "$A/taker.c" "$T/$arch-plain-fn.o" ||
+			{ fail "$arch $mode: linking taker.c"; continue; }
+		sym() { readelf -sW "$p" | awk -v n="$1" '$8 == n { print $2, $3 }'; }
+		text=$(readelf -SW "$p" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" { print $3 }')
+		set -- $(sym taken_plain) $(sym main)
+		fn=$(printf '0x%x' $((0x${1:-0} - 0x${text:-0})))
+		lo=$((0x${3:-0} - 0x${text:-0})) hi=$((0x${3:-0} + ${4:-0} - 0x${text:-0}))
+		check "$arch $mode: taken_plain's address computed by main's code, no preamble: named" sh -c \
+			". '$A/lib.sh'; audited '$p' 1 || exit 1
+			 at=\$(sed -n 's/^$(echo "$p" | sed 's/[/.]/\\&/g'): \\.text+$fn <taken_plain>: address taken (\\.text+\\(0x[0-9a-f]*\\)) but no KCFI preamble\$/\\1/p' '$p.audit')
+			 [ -n \"\$at\" ] && [ \$((at)) -ge $lo ] && [ \$((at)) -lt $hi ] ||
+			 { echo \"no finding at taken_plain ($fn) naming main's code (.text+$lo..$hi)\"; cat '$p.audit'; exit 1; }"
+	done
+done
 finish

@@ -1,6 +1,7 @@
 #!/bin/sh
 # kcfi-audit --targets on truncated and bit-flipped ELF files (an object,
-# the same without its records, and a shared library from kcfi-gcc): every
+# the same without its records, and a shared library from kcfi-gcc; i386
+# and arm objects): every
 # run ends with exit status 0, 1 or 2, never a
 # signal or a sanitizer report (with --enable-sanitizers this runs under
 # ASan/UBSan, exit 86), and exit 2 always comes with "kcfi-audit: FILE:
@@ -38,9 +39,24 @@ one() {
 	fi
 }
 
-for f in prog.o lib.so dwarf.o; do
+# ELF32 too: an i386 object, and arm ones (Thumb-2, ARM state: the
+# decoder walks by mapping symbols) when the cross compiler is built.
+files="prog.o lib.so dwarf.o"
+"$KCFI_GCC" -fsanitize=kcfi -m32 -O2 -c -o "$T/prog32.o" "$A/prog.c" && files="$files prog32.o"
+if [ -x "$top_builddir/arm-linux-gnueabihf-kcfi-gcc" ]; then
+	for m in thumb arm; do
+		env -u KCFI_PLUGIN "$top_builddir/arm-linux-gnueabihf-kcfi-gcc" -fsanitize=kcfi -m$m -O2 \
+			-c -o "$T/prog-$m.o" "$A/prog.c" && files="$files prog-$m.o"
+	done
+fi
+for f in $files; do
 	size=$(wc -c < "$T/$f")
-	shoff=$(od -An -tu8 -j 40 -N 8 "$T/$f" | tr -d ' ')
+	# e_shoff: 8 bytes at 40 in ELF64, 4 at 32 in ELF32
+	if [ "$(od -An -tu1 -j 4 -N 1 "$T/$f" | tr -d ' ')" = 1 ]; then
+		shoff=$(od -An -tu4 -j 32 -N 4 "$T/$f" | tr -d ' ')
+	else
+		shoff=$(od -An -tu8 -j 40 -N 8 "$T/$f" | tr -d ' ')
+	fi
 	# Truncations: every 397th length, and each of the last 16 bytes.
 	n=0
 	while [ $n -lt "$size" ]; do

@@ -30,7 +30,7 @@ __attribute__((no_sanitize("kcfi"))) int raw(unary f, int x)
 
 void via_asm(thunk t)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 	asm volatile("call *%0" : : "r"(t) : "memory");
 #elif defined(__aarch64__)
 	asm volatile("blr %0" : : "r"(t) : "x30", "memory");

@@ -192,13 +192,16 @@ check "a check through %r10 is no check: the call is named" sh -c \
 # whose offset in .text comes from objdump and readelf here.
 echo 'int taken_plain(int x) { return x + 1; }' > "$T/plain-fn.c"
 gcc -O2 -c -o "$T/plain-fn.o" "$T/plain-fn.c"
-for mode in pie nopie; do
+# A static program keeps a loaded .rela.plt (IRELATIVE) against .got: the
+# dynamic relocations, which say nothing about the code.
+for mode in pie nopie static; do
 	case $mode in pie) fl="-fPIE -pie" pat='lea .*<taken_plain>' ;;
-	nopie) fl="-fno-pie -no-pie" pat='mov.*[$]0x[0-9a-f]+,' ;; esac
+	nopie) fl="-fno-pie -no-pie" pat='mov.*[$]0x[0-9a-f]+,' ;;
+	static) fl=-static pat='(lea .*<taken_plain>|mov.*[$]0x[0-9a-f]+,)' ;; esac
 	# shellcheck disable=SC2086
 	"$KCFI_GCC" -fsanitize=kcfi -O2 $fl -o "$T/taker-$mode" "$A/taker.c" "$T/plain-fn.o"
 	at=$(insn_in "$T/taker-$mode" main "$pat")
-	text=$(readelf -SW "$T/taker-$mode" | awk '$2 == ".text" { print $4 }')
+	text=$(readelf -SW "$T/taker-$mode" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" { print $3 }')
 	fn=$(nm "$T/taker-$mode" | awk '$3 == "taken_plain" { print $1 }')
 	check "$mode: taken_plain's address taken by main's code, no preamble: named with the instruction" sh -c \
 		"[ -n '$at' ] && [ -n '$text' ] && . '$A/lib.sh' && audited '$T/taker-$mode' 1 &&

@@ -71,6 +71,9 @@ if (cd "$T" && "$KCFI_AS" --32 --kcfi-no-assemble --kcfi-save="$f.out" "$f.s" 2>
 else
 	fail "$f: kcfi-as refused it"; cat "$T/$f.err"
 fi
+check "$f: the expectation assembles, and kcfi-audit reads its six checks" sh -c \
+	"as --32 -o '$T/$f.o' '$R' && '$top_builddir/kcfi-audit' '$T/$f.o' | tail -1 |
+	 grep -q ': i386: 6 checked, 3 exempt (inline-asm 1, no-sanitize 1, direct 1), 0 unchecked, '"
 check "$f: without --32 (64-bit code) it is refused" sh -c \
 	"cd '$T' && ! '$KCFI_AS' --kcfi-no-assemble --kcfi-save=x.out '$f.s' 2>x.err &&
 	 grep -q '^$f.s:[0-9]*: error: no KCFI backend for target \"x86_64-linux-gnu\" with 32-bit pointers' x.err"
@@ -349,6 +352,11 @@ for f in arm-thumb arm-arm; do
 	fi
 	if command -v arm-linux-gnueabihf-as >/dev/null; then
 		check "$f: the expectation assembles" arm-linux-gnueabihf-as -o "$T/$f.o" "$R"
+		# kcfi-audit's decoder reads each of the three checks, those
+		# through ip (lr as scratch; r3 saved around a sibcall's) too;
+		# assembled without .arch, the Thumb nop is "mov r8, r8".
+		check "$f: kcfi-audit reads every check of the expectation" sh -c \
+			"'$top_builddir/kcfi-audit' '$T/$f.o' | tail -1 | grep -q ': arm: 3 checked, 2 exempt (no-sanitize 1, jump-table 1), 0 unchecked, '"
 	else
 		echo "not checked: $f assembled (no arm-linux-gnueabihf-as)"
 	fi
