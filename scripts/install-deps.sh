@@ -26,7 +26,9 @@ libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-armhf-cross
 gcc-i686-linux-gnu gcc-12-plugin-dev-i686-linux-gnu libc6-dev-i386-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache
 gnuplot-nox"
-BOOT="linux-source-6.12 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
+# Boot matrix: Debian's Linux 6.12 and Debian 12's own 6.1 (BOOT_KERNEL=6.1),
+# the kernel build's tools, QEMU for the four architectures.
+BOOT="linux-source-6.12 linux-source-6.1 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio patch"
 # make bench-binutils: binutils' sources and its suites' runner; make
 # bench-kernel: Clang 19 with its linker and tools for the Clang kernels,
