@@ -250,6 +250,7 @@ struct driver {
 	struct x86_opts x86;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
+	bool generalize;	/* -fsanitize-cfi-icall-generalize-pointers */
 	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
 	bool help, version;
@@ -380,6 +381,10 @@ static bool read_options(struct driver *d, int argc, char **argv)
 		}
 		if (!strcmp(a, "-fsanitize-cfi-icall-experimental-normalize-integers")) {
 			d->normalize = true;
+			continue;
+		}
+		if (!strcmp(a, "-fsanitize-cfi-icall-generalize-pointers")) {
+			d->generalize = true;
 			continue;
 		}
 		if (!strcmp(a, "-fsanitize-kcfi-extern-stubs") ||
@@ -840,10 +845,11 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 	const char *mode = !x86_triple(d->triple) || !d->x86.mode ? "" :
 			   !strcmp(d->x86.mode, "-m32") ? ",--32" :
 			   !strcmp(d->x86.mode, "-m64") ? ",--64" : "";
-	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
+	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
 				 d->asdir, mode,
 				 d->hash && !strcmp(d->hash, "xxHash64") ? ",--kcfi-hash=xxhash64" : "",
 				 d->normalize ? ",--kcfi-normalize-integers" : "",
+				 d->generalize ? ",--kcfi-generalize-pointers" : "",
 				 d->cs_prefix ? ",--kcfi-cs-prefix" : "",
 				 d->march ? "," : "", d->march ? d->march : "");
 	push(out, "-wrapper");
@@ -871,6 +877,10 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-Wa,--kcfi-hash=xxhash64");
 	if (d->normalize)
 		push(out, "-Wa,--kcfi-normalize-integers");
+	if (d->generalize) {
+		push(out, "-Wa,--kcfi-generalize-pointers");
+		push(out, "-fplugin-arg-kcfi-generalize-pointers");
+	}
 	if (d->extern_stubs)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
 	const char *call_reg = x86_call_reg(d);
@@ -917,6 +927,9 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           rustc)\n"
 	       "  -fsanitize-cfi-icall-experimental-normalize-integers\n"
 	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
+	       "  -fsanitize-cfi-icall-generalize-pointers\n"
+	       "                           Clang 22's generalized ids: pointers in function\n"
+	       "                           types count as void pointers\n"
 	       "  -fsanitize-kcfi-extern-stubs\n"
 	       "                           address-taken functions the unit only declares\n"
 	       "                           (libc's) are reached through typed stubs\n"

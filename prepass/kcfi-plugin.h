@@ -91,6 +91,8 @@ bool kcfi_wants_preamble (cgraph_node *node, bool early);
 /* typename.cc: -fplugin-arg-kcfi-transparent-union=member (true, the
    default) or union.  */
 extern bool kcfi_transparent_union_member;
+/* -fplugin-arg-kcfi-generalize-pointers (typename.cc).  */
+extern bool kcfi_generalize_pointers;
 /* typename.cc: a type as a C type name (doc/directives.md §4); a type the
    language cannot express is an error at LOC.  Texts are interned: they
    live as long as the process.  */
