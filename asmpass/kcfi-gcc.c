@@ -251,6 +251,7 @@ struct driver {
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
 	bool generalize;	/* -fsanitize-cfi-icall-generalize-pointers */
+	bool arity;		/* -fsanitize-kcfi-arity */
 	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
 	bool help, version;
@@ -337,6 +338,26 @@ static bool extern_stubs_possible(const struct driver *d)
 	return false;
 }
 
+/* -fsanitize-kcfi-arity as Clang 22 takes it: for 64-bit Linux targets
+ * only, and only x86_64's preamble has a place for the arity (aarch64 and
+ * riscv64 accept the option and emit what they would without it).  True
+ * if the plugin is to write arities. */
+static bool arity_wanted(const struct driver *d, bool *refused)
+{
+	*refused = false;
+	if (!d->arity || !d->enabled)
+		return false;
+	bool x86 = x86_triple(d->triple);
+	if (x86 ? !x86_32(d) : (!strncmp(d->triple, "aarch64", 7) ||
+				!strncmp(d->triple, "riscv64", 7)))
+		return x86;
+	fprintf(stderr, "kcfi-gcc: error: target '%s'%s is unsupported by "
+		"-fsanitize-kcfi-arity (as with Clang: 64-bit Linux targets only)\n",
+		d->triple, x86 && d->x86.mode ? " with -m32" : "");
+	*refused = true;
+	return false;
+}
+
 /* Take our options off the command line; keep the rest for the compiler.
  * False (after a message) for an option value we cannot honour. */
 static bool read_options(struct driver *d, int argc, char **argv)
@@ -397,9 +418,8 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(a, "-fsanitize-kcfi-arity")) {
-			fprintf(stderr, "kcfi-gcc: -fsanitize-kcfi-arity is not supported "
-				"(Linux 6.12 decodes only the plain KCFI preamble)\n");
-			return false;
+			d->arity = true;
+			continue;
 		}
 		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
 			d->cs_prefix = true;
@@ -883,6 +903,9 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 	}
 	if (d->extern_stubs)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
+	bool refused;
+	if (arity_wanted(d, &refused))
+		push(out, "-fplugin-arg-kcfi-arity");
 	const char *call_reg = x86_call_reg(d);
 	if (call_reg)
 		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", call_reg));
@@ -927,6 +950,9 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           rustc)\n"
 	       "  -fsanitize-cfi-icall-experimental-normalize-integers\n"
 	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
+	       "  -fsanitize-kcfi-arity    x86_64: the preamble's register tells how many\n"
+	       "                           argument registers the function has (Linux\n"
+	       "                           FineIBT-BHI, cfi=bhi)\n"
 	       "  -fsanitize-cfi-icall-generalize-pointers\n"
 	       "                           Clang 22's generalized ids: pointers in function\n"
 	       "                           types count as void pointers\n"
@@ -966,6 +992,10 @@ int main(int argc, char **argv)
 	if (!read_options(&d, argc, argv))
 		_exit(1);
 	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86, d.triple))
+		_exit(1);
+	bool arity_refused;
+	arity_wanted(&d, &arity_refused);
+	if (arity_refused)
 		_exit(1);
 
 	struct args out = { 0 };
