@@ -268,6 +268,16 @@ static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 static int parse_func_keys(struct cursor *c, struct kcfi_directive *d)
 {
 	for (;;) {
+		/* Not a key after the comma (an id after "stub"): the caller
+		 * reports the text it does not expect there. */
+		struct cursor ahead = *c;
+		skip_blanks(&ahead);
+		if (ahead.p < ahead.end && *ahead.p == ',') {
+			ahead.p++;
+			skip_blanks(&ahead);
+			if (ahead.p >= ahead.end || !is(*ahead.p, CC_WORD))
+				return 0;
+		}
 		struct slice key;
 		int rc = next_key(c, &key);
 		if (rc <= 0)

@@ -287,6 +287,18 @@ static bool movl_at(const struct audit_file *f, const struct symbol *fn, uint64_
  * either way GCC's patchable NOPs may follow.  Without CFI (an alias of
  * a function whose __cfi_ symbol has the other name): the movl at
  * f-(M+5) for up to 16 patchable NOPs. */
+/* Is there a __cfi_ symbol at OFF?  A movl to another register than %eax
+ * with NOPs around it is ordinary code often enough; without a symbol of
+ * its own (an alias's preamble) it counts only where one marks it. */
+static bool cfi_at(const struct audit_file *f, size_t shndx, uint64_t off)
+{
+	for (size_t i = 0; i < f->nsyms; i++)
+		if (f->syms[i].shndx == shndx && f->syms[i].value == off &&
+		    !strncmp(f->syms[i].name, "__cfi_", 6))
+			return true;
+	return false;
+}
+
 static bool find_preamble(const struct audit_file *f, const struct symbol *fn,
 			  const struct symbol *cfi, uint32_t *id, int *arity)
 {
@@ -300,7 +312,8 @@ static bool find_preamble(const struct audit_file *f, const struct symbol *fn,
 		return false;
 	}
 	for (uint64_t m = 0; m <= 16 && fn->value >= m + 5; m++)
-		if (movl_at(f, fn, fn->value - m - 5, fn->value - m - 5, id, arity))
+		if (movl_at(f, fn, fn->value - m - 5, fn->value - m - 5, id, arity) &&
+		    (*arity == 0 || cfi_at(f, fn->shndx, fn->value - m - 5)))
 			return true;
 	return false;
 }

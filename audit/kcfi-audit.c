@@ -54,8 +54,24 @@ const char *audit_reason_name(unsigned r)
 	return n ? n : "?";
 }
 
+/* A preamble with another register than %eax was built with
+ * -fsanitize-kcfi-arity; then (or asked) the preambles by arity, before the
+ * summary, which stays the last line. */
+static void arity_line(const struct audit_file *f)
+{
+	unsigned long other = 0;
+	for (int a = 1; a < 8; a++)
+		other += f->n.arity[a];
+	if (!other && !audit_arity)
+		return;
+	printf("%s: %s: preambles by arity:", f->path, f->arch->name);
+	for (int a = 0; a < 8; a++)
+		printf(" %d: %lu%s", a, f->n.arity[a], a < 7 ? "," : "\n");
+}
+
 static void summary(const struct audit_file *f)
 {
+	arity_line(f);
 	printf("%s: %s: %lu checked, %lu exempt (", f->path, f->arch->name, f->n.checked,
 	       f->n.exempt_total);
 	bool first = true;
@@ -67,16 +83,6 @@ static void summary(const struct audit_file *f)
 	printf("), %lu unchecked, %lu outside instrumented code, %lu instrumented functions, "
 	       "%lu preambles, %lu traps, %lu findings\n", f->n.unchecked, f->n.outside,
 	       f->n.instrumented, f->n.preambles, f->n.traps, f->n.findings);
-	/* A preamble with another register than %eax was built with
-	 * -fsanitize-kcfi-arity; then (or asked) the preambles by arity. */
-	unsigned long other = 0;
-	for (int a = 1; a < 8; a++)
-		other += f->n.arity[a];
-	if (!other && !audit_arity)
-		return;
-	printf("%s: %s: preambles by arity:", f->path, f->arch->name);
-	for (int a = 0; a < 8; a++)
-		printf(" %d: %lu%s", a, f->n.arity[a], a < 7 ? "," : "\n");
 }
 
 static int audit_one(const char *path, bool targets, const struct targets_opts *to)

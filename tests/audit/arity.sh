@@ -21,6 +21,14 @@ check "the summary gives them by arity" has_line "$T/a.o" \
 for fa in f0:0 f1:1 fs16:2 f6:6 fld:7 vstart:7 o2_unused:2; do
 	check "--arity: <${fa%:*}> has arity ${fa#*:}" has_line "$T/a.o" "$T/a.o: <${fa%:*}>: arity ${fa#*:}"
 done
+# An alias shares its function's preamble; a movl to %ecx before code
+# that no __cfi_ symbol marks is ordinary code, not a preamble.
+printf '\t.text\n\t.type __cfi_g, @function\n__cfi_g:\n\tmovl $1234, %%ecx\n\t.size __cfi_g, 5\n\t.globl g\n\t.type g, @function\ng:\n\t.globl g_alias\n\t.type g_alias, @function\ng_alias:\n\tret\n\t.size g, 1\n\t.size g_alias, 1\n\tmovl $1234, %%ecx\n\t.globl h\n\t.type h, @function\nh:\n\tret\n\t.size h, 1\n\t.data\n\t.quad g_alias, h\n' >"$T/alias.s"
+as -o "$T/alias.o" "$T/alias.s"
+"$AUDIT" --arity "$T/alias.o" > "$T/alias.o.audit" 2>&1
+check "an alias of a function with arity 1: its preamble, arity 1" has_line "$T/alias.o" "$T/alias.o: <g_alias>: arity 1"
+check "a movl to %ecx no __cfi_ symbol marks: no preamble" sh -c \
+	"grep -q '<h>: address taken (.*) but no KCFI preamble' '$T/alias.o.audit' && ! grep -q '<h>: arity' '$T/alias.o.audit'"
 "$KCFI_GCC" -fsanitize=kcfi -O2 -c -o "$T/p.o" "$SRC" 2>/dev/null
 check "without -fsanitize-kcfi-arity: no arity line" sh -c \
 	". '$A/lib.sh'; audited '$T/p.o' 0 && ! grep -q 'by arity' '$T/p.o.audit'"
