@@ -1,6 +1,6 @@
 # tests/differential/: type ids through kcfi-gcc against clang-19 and
 # clang-22 on thousands of random prototypes, and -fsanitize-kcfi-arity
-# preambles against clang-22 on random definitions (about 25 s; not in
+# preambles against clang-22 on random definitions (about 40 s; not in
 # `make check`, run by .ci/run):
 #   make check-differential
 EXTRA_DIST += tests/differential/typeids.sh tests/differential/definitions.c \

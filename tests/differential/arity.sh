@@ -110,6 +110,6 @@ for o in -O0 -O2; do
 		failed=1; continue
 	fi
 	set -- $(sed -n 's/^summary //p' "$tmp/o2")
-	echo "ok: -O2: $n preambles, ids equal; arity as Clang's $1, above it (registers Clang saw dead) $2, 7 where Clang counted live registers $3"
+	echo "ok: -O2: $n preambles, ids equal; arity as Clang's $1; above it: $2 with registers Clang saw dead, $3 with va_start (7)"
 done
 exit $failed
