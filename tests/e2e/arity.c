@@ -47,7 +47,9 @@ int vstart (int n, ...)
   va_end (ap);
   return r;
 }
+#ifdef __x86_64__
 void __attribute__ ((ms_abi)) ms (int a) { USE (a); }
+#endif
 
 /* -O2: what Clang's liveness leaves out.  */
 void o2_unused (int a, long b) { }

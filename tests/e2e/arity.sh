@@ -3,7 +3,7 @@
 # movl names the register of its arity, at every level (arity.c: every
 # psABI way of passing arguments); at -O0 the preambles are clang-22's,
 # byte for byte, and at -O2 each kind of difference is the documented one
-# (Clang counts live registers only); the kernel's probe
+# (Clang counts live registers only), and under -flto; the kernel's probe
 # $(cc-option,-fsanitize=kcfi -fsanitize-kcfi-arity) passes; 32-bit x86
 # and arm are refused as Clang refuses them, aarch64 and riscv64 accept the
 # option and emit what they would without it.
@@ -50,6 +50,14 @@ for o in $OPT_LEVELS; do
 		fail "arity.c builds at $o"
 	fi
 done
+# -flto: lto1 counts, from what cc1 noted (va_start) and its own expand.
+if kgcc $A -O2 -flto -fPIC -c -o "$T/lto.o" "$E2E/arity.c" &&
+	kgcc $A -O2 -flto -fPIC -shared -o "$T/lto.so" "$T/lto.o"; then
+	regs "$T/lto.so" | grep -E '^(f2|fld|sret|vnamed|vstart|o2_second) ' > "$T/lto.regs"
+	check "-flto: the same arities" sh -c "grep -E '^(f2|fld|sret|vnamed|vstart|o2_second) ' '$T/want' | diff -u - '$T/lto.regs'"
+else
+	fail "arity.c links with -flto"
+fi
 kgcc -O2 -c -o "$T/plain.o" "$E2E/arity.c" &&
 	check "without the option: %eax everywhere" sh -c "! grep -v ' eax\$' '$T/plain.o.regs' 2>/dev/null &&
 		[ -z \"\$(\"$OBJDUMP\" -d '$T/plain.o' | grep -E 'mov +\\\$0x[0-9a-f]+,%e(cx|dx|bx|sp|bp|si|di)\$')\" ]"
