@@ -252,6 +252,7 @@ struct driver {
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
 	bool generalize;	/* -fsanitize-cfi-icall-generalize-pointers */
 	bool arity;		/* -fsanitize-kcfi-arity */
+	bool plugin_arity;	/* ... and the plugin is to write arities */
 	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
 	bool help, version;
@@ -903,8 +904,7 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 	}
 	if (d->extern_stubs)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
-	bool refused;
-	if (arity_wanted(d, &refused))
+	if (d->plugin_arity)
 		push(out, "-fplugin-arg-kcfi-arity");
 	const char *call_reg = x86_call_reg(d);
 	if (call_reg)
@@ -952,7 +952,7 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
 	       "  -fsanitize-kcfi-arity    x86_64: the preamble's register tells how many\n"
 	       "                           argument registers the function has (Linux\n"
-	       "                           FineIBT-BHI, cfi=bhi)\n"
+	       "                           FineIBT-BHI, cfi=fineibt,bhi)\n"
 	       "  -fsanitize-cfi-icall-generalize-pointers\n"
 	       "                           Clang 22's generalized ids: pointers in function\n"
 	       "                           types count as void pointers\n"
@@ -994,7 +994,7 @@ int main(int argc, char **argv)
 	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86, d.triple))
 		_exit(1);
 	bool arity_refused;
-	arity_wanted(&d, &arity_refused);
+	d.plugin_arity = arity_wanted(&d, &arity_refused);
 	if (arity_refused)
 		_exit(1);
 
