@@ -871,9 +871,15 @@ void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f)
 			emit(e, "\tnop\n");
 	else
 		emit(e, "\t.fill\t%u, 1, 0x90\n", pad);
+	/* -fsanitize-kcfi-arity: the register numbered N, b8+N, says that N
+	 * argument registers are in use (7, %edi: some of the stack too).
+	 * Linux 6.15's FineIBT-BHI reads it from that opcode byte. */
+	static const char *const arity_reg[KCFI_ARITY_STACK + 1] = {
+		"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
+	};
 	if (f->typed)
-		emit(e, "\tmovl\t$%u, %%eax\n\t.size\t%s, .-%s\n",
-		     x86_code_id(f->id), f->cfi_sym, f->cfi_sym);
+		emit(e, "\tmovl\t$%u, %%%s\n\t.size\t%s, .-%s\n", x86_code_id(f->id),
+		     arity_reg[f->arity > 0 ? f->arity : 0], f->cfi_sym, f->cfi_sym);
 }
 
 /* ENDBR64 always: a stub may be the target of indirect calls in a program
@@ -927,4 +933,5 @@ const struct kcfi_arch arch_x86_64 = {
 	.nop = "nop",
 	.check_statements = KCFI_CHECK_STATEMENTS_X86_64,
 	.trap_word = ".long",
+	.arity = true,
 };

@@ -75,6 +75,7 @@ struct kcfi_entry {
 	uint32_t id;			/* type id, not yet masked */
 	unsigned align;			/* function alignment in bytes, >= 1 */
 	unsigned prefix_nops;		/* M */
+	int arity;			/* .kcfi_func ..., arity=N; -1: none */
 };
 
 /* Per-TU options that change what a backend emits. */
@@ -165,6 +166,9 @@ struct kcfi_arch {
 	/* The object is ELF32 (i386): no 64-bit relocations, so the 64-bit
 	 * words of .debug_srcinfo are written as two 32-bit halves. */
 	bool elf32;
+	/* emit_entry() puts a function's arity (.kcfi_func ..., arity=N) into
+	 * its preamble; elsewhere the key is refused. */
+	bool arity;
 
 	/* ---- optional ---- */
 	/* Compile operand patterns; called once, before the first classify().

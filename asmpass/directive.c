@@ -247,7 +247,7 @@ static bool func_has_id(const struct cursor *c)
 	return ahead.p >= ahead.end || (*ahead.p >= '0' && *ahead.p <= '9');
 }
 
-/* The optional last operand of .kcfi_extern and .kcfi_func: ", stub"
+/* The optional last operand of .kcfi_extern: ", stub"
  * (doc/extern-stubs.md). */
 static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 {
@@ -257,10 +257,57 @@ static int parse_extern_keys(struct cursor *c, struct kcfi_directive *d)
 		return rc;
 	if (!slice_eq(key, "stub")) {
 		c->p -= key.n;
-		return fail(c, d->kind == KD_FUNC ? "unknown .kcfi_func key" : "unknown .kcfi_extern key");
+		return fail(c, "unknown .kcfi_extern key");
 	}
 	d->stub = true;
 	return 0;
+}
+
+/* .kcfi_func's optional operands after the id, in any order, once each:
+ * ", stub" and ", arity=N" (doc/directives.md 2.3). */
+static int parse_func_keys(struct cursor *c, struct kcfi_directive *d)
+{
+	for (;;) {
+		/* Not a key after the comma (an id after "stub"): the caller
+		 * reports the text it does not expect there. */
+		struct cursor ahead = *c;
+		skip_blanks(&ahead);
+		if (ahead.p < ahead.end && *ahead.p == ',') {
+			ahead.p++;
+			skip_blanks(&ahead);
+			if (ahead.p >= ahead.end || !is(*ahead.p, CC_WORD))
+				return 0;
+		}
+		struct slice key;
+		int rc = next_key(c, &key);
+		if (rc <= 0)
+			return rc;
+		bool arity = slice_eq(key, KCFI_KEY_ARITY);
+		if (!arity && !slice_eq(key, "stub")) {
+			c->p -= key.n;
+			return fail(c, "unknown .kcfi_func key");
+		}
+		if (arity ? d->arity >= 0 : d->stub) {
+			c->p -= key.n;
+			return fail(c, "duplicate .kcfi_func key");
+		}
+		if (!arity) {
+			d->stub = true;
+			continue;
+		}
+		if (!d->has_id) {
+			c->p -= key.n;
+			return fail(c, "arity= needs the type id of a preamble");
+		}
+		skip_blanks(c);
+		if (c->p >= c->end || *c->p != '=')
+			return fail(c, "expected '=' after key");
+		c->p++;
+		unsigned v;
+		if (parse_uint(c, KCFI_ARITY_STACK, &v))
+			return -1;
+		d->arity = (int)v;
+	}
 }
 
 /* .kcfi_stub_alias NAME, BINDING: the binding NAME's own .globl or .weak
@@ -374,6 +421,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 {
 	struct cursor c = { line, line, line + len, NULL, 0 };
 	memset(d, 0, sizeof(*d));
+	d->arity = -1;
 	skip_blanks(&c);
 	if ((size_t)(c.end - c.p) < KCFI_DIRECTIVE_PREFIX_LEN ||
 	    memcmp(c.p, KCFI_DIRECTIVE_PREFIX, KCFI_DIRECTIVE_PREFIX_LEN) != 0) {
@@ -408,7 +456,8 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 		     parse_string(&c, &d->type, &d->type_col, &d->type_escaped);
 		break;
 	case KD_FUNC:
-		/* NAME[, ID][, stub]: after the comma, a digit starts the id. */
+		/* NAME[, ID][, stub][, arity=N]: after the comma, a digit starts
+		 * the id. */
 		rc = parse_name(&c, &d->name);
 		if (rc || at_end(&c))
 			break;
@@ -417,7 +466,7 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 			rc = expect_comma(&c) || parse_uint(&c, KCFI_MAX_TYPE_ID - 1, &d->id);
 		}
 		if (!rc)
-			rc = parse_extern_keys(&c, d);
+			rc = parse_func_keys(&c, d);
 		break;
 	case KD_EXTERN:
 		d->has_id = true;

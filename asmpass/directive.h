@@ -43,6 +43,7 @@ struct kcfi_directive {
 	struct slice args[8];		/* .kcfi_call arg=REG..., quotes kept */
 	unsigned nargs;
 	bool stub;			/* .kcfi_extern NAME, ID, stub; .kcfi_func ..., stub */
+	int arity;			/* .kcfi_func NAME, ID, arity=N; -1: none */
 	bool weak;			/* .kcfi_stub_alias NAME, weak */
 	/* .kcfi_reserved REG, KIND, "WHY" (REG in name) */
 	enum kcfi_reserve_kind reserve_kind;

@@ -54,6 +54,8 @@ static void usage(FILE *f)
 	      "  --kcfi-stats               print per-TU counts to stderr\n"
 	      "  --kcfi-hash=fnv1a|xxhash64 type-id hash (default fnv1a; xxhash64 = Clang <= 21, rustc)\n"
 	      "  --kcfi-normalize-integers  Clang's integer normalization (Rust-enabled kernels)\n"
+	      "  --kcfi-generalize-pointers Clang 22's pointer generalization: pointers in\n"
+	      "                             function types hash as void pointers\n"
 	      "  --kcfi-cs-prefix           x86: cs-prefix retpoline thunk calls\n"
 	      "                             (kcfi-gcc adds it for -mindirect-branch-cs-prefix)\n"
 	      "  --version, --help\n", f);
@@ -111,6 +113,8 @@ static int kcfi_option(struct invocation *inv, const char *a)
 		inv->opts.no_line_markers = true;
 	else if (!strcmp(a, "--kcfi-normalize-integers"))
 		inv->opts.normalize_integers = true;
+	else if (!strcmp(a, "--kcfi-generalize-pointers"))
+		inv->opts.generalize_pointers = true;
 	else if (!strcmp(a, "--kcfi-cs-prefix"))
 		inv->opts.cs_prefix = true;
 	else if (!strncmp(a, "--kcfi-hash=", 12)) {

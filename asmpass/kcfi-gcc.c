@@ -250,6 +250,9 @@ struct driver {
 	struct x86_opts x86;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
+	bool generalize;	/* -fsanitize-cfi-icall-generalize-pointers */
+	bool arity;		/* -fsanitize-kcfi-arity */
+	bool plugin_arity;	/* ... and the plugin is to write arities */
 	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
 	bool help, version;
@@ -336,6 +339,26 @@ static bool extern_stubs_possible(const struct driver *d)
 	return false;
 }
 
+/* -fsanitize-kcfi-arity as Clang 22 takes it: for 64-bit Linux targets
+ * only, and only x86_64's preamble has a place for the arity (aarch64 and
+ * riscv64 accept the option and emit what they would without it).  True
+ * if the plugin is to write arities. */
+static bool arity_wanted(const struct driver *d, bool *refused)
+{
+	*refused = false;
+	if (!d->arity || !d->enabled)
+		return false;
+	bool x86 = x86_triple(d->triple);
+	if (x86 ? !x86_32(d) : (!strncmp(d->triple, "aarch64", 7) ||
+				!strncmp(d->triple, "riscv64", 7)))
+		return x86;
+	fprintf(stderr, "kcfi-gcc: error: target '%s'%s is unsupported by "
+		"-fsanitize-kcfi-arity (as with Clang: 64-bit Linux targets only)\n",
+		d->triple, x86 && d->x86.mode ? " with -m32" : "");
+	*refused = true;
+	return false;
+}
+
 /* Take our options off the command line; keep the rest for the compiler.
  * False (after a message) for an option value we cannot honour. */
 static bool read_options(struct driver *d, int argc, char **argv)
@@ -382,6 +405,10 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			d->normalize = true;
 			continue;
 		}
+		if (!strcmp(a, "-fsanitize-cfi-icall-generalize-pointers")) {
+			d->generalize = true;
+			continue;
+		}
 		if (!strcmp(a, "-fsanitize-kcfi-extern-stubs") ||
 		    !strcmp(a, "-fno-sanitize-kcfi-extern-stubs")) {
 			d->extern_stubs = a[2] != 'n';
@@ -392,9 +419,8 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(a, "-fsanitize-kcfi-arity")) {
-			fprintf(stderr, "kcfi-gcc: -fsanitize-kcfi-arity is not supported "
-				"(Linux 6.12 decodes only the plain KCFI preamble)\n");
-			return false;
+			d->arity = true;
+			continue;
 		}
 		if (!strcmp(a, "-mindirect-branch-cs-prefix"))
 			d->cs_prefix = true;
@@ -840,10 +866,11 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 	const char *mode = !x86_triple(d->triple) || !d->x86.mode ? "" :
 			   !strcmp(d->x86.mode, "-m32") ? ",--32" :
 			   !strcmp(d->x86.mode, "-m64") ? ",--64" : "";
-	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
+	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
 				 d->asdir, mode,
 				 d->hash && !strcmp(d->hash, "xxHash64") ? ",--kcfi-hash=xxhash64" : "",
 				 d->normalize ? ",--kcfi-normalize-integers" : "",
+				 d->generalize ? ",--kcfi-generalize-pointers" : "",
 				 d->cs_prefix ? ",--kcfi-cs-prefix" : "",
 				 d->march ? "," : "", d->march ? d->march : "");
 	push(out, "-wrapper");
@@ -871,8 +898,14 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-Wa,--kcfi-hash=xxhash64");
 	if (d->normalize)
 		push(out, "-Wa,--kcfi-normalize-integers");
+	if (d->generalize) {
+		push(out, "-Wa,--kcfi-generalize-pointers");
+		push(out, "-fplugin-arg-kcfi-generalize-pointers");
+	}
 	if (d->extern_stubs)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
+	if (d->plugin_arity)
+		push(out, "-fplugin-arg-kcfi-arity");
 	const char *call_reg = x86_call_reg(d);
 	if (call_reg)
 		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", call_reg));
@@ -917,6 +950,12 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           rustc)\n"
 	       "  -fsanitize-cfi-icall-experimental-normalize-integers\n"
 	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
+	       "  -fsanitize-kcfi-arity    x86_64: the preamble's register tells how many\n"
+	       "                           argument registers the function has (Linux\n"
+	       "                           FineIBT-BHI, cfi=fineibt,bhi)\n"
+	       "  -fsanitize-cfi-icall-generalize-pointers\n"
+	       "                           Clang 22's generalized ids: pointers in function\n"
+	       "                           types count as void pointers\n"
 	       "  -fsanitize-kcfi-extern-stubs\n"
 	       "                           address-taken functions the unit only declares\n"
 	       "                           (libc's) are reached through typed stubs\n"
@@ -953,6 +992,10 @@ int main(int argc, char **argv)
 	if (!read_options(&d, argc, argv))
 		_exit(1);
 	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86, d.triple))
+		_exit(1);
+	bool arity_refused;
+	d.plugin_arity = arity_wanted(&d, &arity_refused);
+	if (arity_refused)
 		_exit(1);
 
 	struct args out = { 0 };

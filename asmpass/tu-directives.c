@@ -69,6 +69,7 @@ static int on_version(struct tu *t, const struct kcfi_directive *d)
 	replay_early(t);
 	t->type_opts.hash = t->opts.hash;
 	t->type_opts.normalize_integers = t->opts.normalize_integers;
+	t->type_opts.generalize_pointers = t->opts.generalize_pointers;
 	t->type_opts.model.ptr_bits = (unsigned char)d->ptr_bits;
 	t->type_opts.model.long_bits = (unsigned char)d->long_bits;
 	t->type_opts.model.char_signed = d->char_signed;

@@ -15,12 +15,17 @@ int tu_on_func(struct tu *t, const struct kcfi_directive *d)
 			    t->func.name.data, t->func.line);
 	if (d->has_id && !tu_need_type(t, d))
 		return -1;
+	if (d->arity >= 0 && !t->arch->arity)
+		return tu_fail(t, 0, ".kcfi_func %.*s: the %s preamble has no place for an arity "
+			    "(only x86_64's has, for -fsanitize-kcfi-arity)",
+			    (int)d->name.n, d->name.p, t->arch->name);
 	struct pending_func *f = &t->func;
 	f->name.len = 0;
 	buf_append(&f->name, d->name.p, d->name.n);
 	buf_append(&f->name, "", 1);
 	f->active = true;
 	f->typed = d->has_id;
+	f->arity = d->arity;
 	f->id = d->has_id ? typetab_get(&t->types, d->id)->id : 0;
 	f->line = t->loc.line;
 	f->n_aligns = 0;
@@ -84,6 +89,7 @@ static int finish_entry(struct tu *t)
 		.id = f->id,
 		.align = entry_align(t),
 		.prefix_nops = t->prefix_nops,
+		.arity = f->arity,
 	};
 	struct entry_ctx c = { t, &e, f->prefix_seen ? f->prefix_line : t->loc.line };
 	size_t at = f->prefix_seen ? f->prefix_off : sink_held_len(t->out);

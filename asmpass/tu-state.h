@@ -35,6 +35,7 @@ struct pending_func {
 	struct buf name;	/* as written, NUL-terminated */
 	bool typed;
 	unsigned id;
+	int arity;		/* -1: none */
 	unsigned long line;
 	/* Alignment directives seen while pending, with the section each was
 	 * in: only those of the section the label lands in align the function

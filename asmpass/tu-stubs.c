@@ -63,9 +63,10 @@ static int emit_extern_stub(struct tu *t, const struct kcfi_directive *d, uint32
 			      .trap_word = t->arch->trap_word, .cfi = t->cfi };
 	emit(&em, "\t.pushsection\t%s,\"axG\",%%progbits,%s,comdat\n\t.balign\t%u\n",
 	     sect, stub, t->arch->stub_align);
-	/* __cfi_ local: one per group copy, for people and disassemblers. */
+	/* __cfi_ local: one per group copy, for people and disassemblers.
+	 * No arity: stubs serve user space, where nothing reads it. */
 	struct kcfi_entry e = { .cfi_sym = cfi, .binding = NULL, .typed = true,
-				.id = id, .align = t->arch->stub_align };
+				.id = id, .align = t->arch->stub_align, .arity = -1 };
 	t->arch->emit_entry(&em, &e);
 	/* Weak: a definition of NAME in the program comes with a strong alias
 	 * of this name (tu_emit_stub_alias), which wins. */

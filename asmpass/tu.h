@@ -14,6 +14,7 @@ struct sink;
 struct kcfi_options {
 	enum kcfi_hash hash;
 	bool normalize_integers;
+	bool generalize_pointers;	/* Clang 22 -fsanitize-cfi-icall-generalize-pointers */
 	bool cs_prefix;			/* x86: -mindirect-branch-cs-prefix */
 	const char *march;		/* the assembler's -march=, or NULL */
 	const char *x86_mode;		/* the assembler's last --32, --64 or --x32, or NULL */

@@ -89,6 +89,7 @@ struct counts {
 	unsigned long outside;		/* branches in code no instrumented unit made */
 	unsigned long instrumented;	/* functions kcfi-as instrumented */
 	unsigned long preambles, traps, traps_listed, findings;
+	unsigned long arity[8];		/* x86_64 preambles by arity (b8+N) */
 };
 
 struct audit_file {
@@ -145,6 +146,11 @@ struct audit_arch {
 	/* The id of the preamble of function SYM, if it has a well-formed one. */
 	bool (*preamble)(const struct audit_file *f, const struct symbol *fn,
 			 const struct symbol *cfi, uint32_t *id);
+	/* Optional: the arity the preamble of SYM (well formed) encodes,
+	 * -fsanitize-kcfi-arity's count of argument registers (x86_64: the
+	 * register of its movl), or -1. */
+	int (*preamble_arity)(const struct audit_file *f, const struct symbol *fn,
+			      const struct symbol *cfi);
 	/* Relocation TYPE at OFF in an executable section: a call or jump
 	 * (not an address taken)? */
 	bool (*is_branch_reloc)(const struct audit_file *f, const struct section *s,
@@ -193,6 +199,7 @@ void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len
 
 /* report.c; AUDIT_QUIET: count findings, print none (--quiet). */
 extern bool audit_quiet;
+extern bool audit_arity;	/* --arity: a line per preamble */
 void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

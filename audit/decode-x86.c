@@ -352,18 +352,20 @@ static bool i386_is_trap(const struct audit_file *f, struct loc at)
 	return p && p[0] == 0xcc;
 }
 
-/* "movl $H, %eax" (b8 imm32) at P, then only patchable NOPs (0x90) up to
- * f; from FROM to P only padding NOPs too. */
+/* "movl $H, %reg" (b8+reg imm32) at P, then only patchable NOPs (0x90) up
+ * to f; from FROM to P only padding NOPs too.  The register is %eax, or
+ * under -fsanitize-kcfi-arity the one numbered by the arity (*ARITY). */
 static bool movl_at(const struct audit_file *f, const struct symbol *fn, uint64_t from, uint64_t p,
-		    uint32_t *id)
+		    uint32_t *id, int *arity)
 {
 	const unsigned char *b = audit_bytes(f, (struct loc){ fn->shndx, from }, fn->value - from);
-	if (!b || b[p - from] != 0xb8)
+	if (!b || (b[p - from] & 0xf8) != 0xb8)
 		return false;
 	for (uint64_t i = from; i < fn->value; i++)
 		if ((i < p || i >= p + 5) && b[i - from] != 0x90)
 			return false;
 	*id = le32(b + (p - from) + 1);
+	*arity = b[p - from] - 0xb8;
 	return true;
 }
 
@@ -372,22 +374,50 @@ static bool movl_at(const struct audit_file *f, const struct symbol *fn, uint64_
  * either way GCC's patchable NOPs may follow.  Without CFI (an alias of
  * a function whose __cfi_ symbol has the other name): the movl at
  * f-(M+5) for up to 16 patchable NOPs. */
-static bool x86_preamble(const struct audit_file *f, const struct symbol *fn,
-			 const struct symbol *cfi, uint32_t *id)
+/* Is there a __cfi_ symbol at OFF?  A movl to another register than %eax
+ * with NOPs around it is ordinary code often enough; without a symbol of
+ * its own (an alias's preamble) it counts only where one marks it. */
+static bool cfi_at(const struct audit_file *f, size_t shndx, uint64_t off)
+{
+	for (size_t i = 0; i < f->nsyms; i++)
+		if (f->syms[i].shndx == shndx && f->syms[i].value == off &&
+		    !strncmp(f->syms[i].name, "__cfi_", 6))
+			return true;
+	return false;
+}
+
+static bool find_preamble(const struct audit_file *f, const struct symbol *fn,
+			  const struct symbol *cfi, uint32_t *id, int *arity)
 {
 	if (cfi) {
 		if (cfi->shndx != fn->shndx || cfi->value + 5 > fn->value ||
 		    fn->value - cfi->value > 4096)
 			return false;
 		for (uint64_t p = cfi->value; p + 5 <= fn->value; p++)
-			if (movl_at(f, fn, cfi->value, p, id))
+			if (movl_at(f, fn, cfi->value, p, id, arity))
 				return true;
 		return false;
 	}
 	for (uint64_t m = 0; m <= 16 && fn->value >= m + 5; m++)
-		if (movl_at(f, fn, fn->value - m - 5, fn->value - m - 5, id))
+		if (movl_at(f, fn, fn->value - m - 5, fn->value - m - 5, id, arity) &&
+		    (*arity == 0 || cfi_at(f, fn->shndx, fn->value - m - 5)))
 			return true;
 	return false;
+}
+
+static bool x86_preamble(const struct audit_file *f, const struct symbol *fn,
+			 const struct symbol *cfi, uint32_t *id)
+{
+	int arity;
+	return find_preamble(f, fn, cfi, id, &arity);
+}
+
+static int x86_preamble_arity(const struct audit_file *f, const struct symbol *fn,
+			      const struct symbol *cfi)
+{
+	uint32_t id;
+	int arity;
+	return find_preamble(f, fn, cfi, &id, &arity) ? arity : -1;
 }
 
 static bool x86_is_branch_reloc(const struct audit_file *f, const struct section *s,
@@ -432,6 +462,7 @@ const struct audit_arch audit_x86_64 = {
 	.scan = x86_scan,
 	.is_trap = x86_is_trap,
 	.preamble = x86_preamble,
+	.preamble_arity = x86_preamble_arity,
 	.is_branch_reloc = x86_is_branch_reloc,
 	.reloc_target_bias = x86_reloc_target_bias,
 };

@@ -35,6 +35,9 @@ static const char usage[] =
 	"                     FILE's kcfi-as type name records (a kcfi-gcc build of\n"
 	"                     the same code lending names to a Clang build)\n"
 	"  --top=N            with --targets: list the N most permissive ids (default 10)\n"
+	"  --arity            print the arity of every x86_64 preamble\n"
+	"                     (-fsanitize-kcfi-arity; the distribution is in the\n"
+	"                     summary whenever a preamble has one)\n"
 	"  -q, --quiet        print the summary lines only\n"
 	"  --help             print this help and exit\n"
 	"  --version          print the version and exit\n"
@@ -51,8 +54,24 @@ const char *audit_reason_name(unsigned r)
 	return n ? n : "?";
 }
 
+/* A preamble with another register than %eax was built with
+ * -fsanitize-kcfi-arity; then (or asked) the preambles by arity, before the
+ * summary, which stays the last line. */
+static void arity_line(const struct audit_file *f)
+{
+	unsigned long other = 0;
+	for (int a = 1; a < 8; a++)
+		other += f->n.arity[a];
+	if (!other && !audit_arity)
+		return;
+	printf("%s: %s: preambles by arity:", f->path, f->arch->name);
+	for (int a = 0; a < 8; a++)
+		printf(" %d: %lu%s", a, f->n.arity[a], a < 7 ? "," : "\n");
+}
+
 static void summary(const struct audit_file *f)
 {
+	arity_line(f);
 	printf("%s: %s: %lu checked, %lu exempt (", f->path, f->arch->name, f->n.checked,
 	       f->n.exempt_total);
 	bool first = true;
@@ -89,7 +108,8 @@ out:
 
 int main(int argc, char **argv)
 {
-	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION };
+	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION,
+	       O_ARITY };
 	static const struct option longs[] = {
 		{ "targets", no_argument, NULL, O_TARGETS },
 		{ "csv", required_argument, NULL, O_CSV },
@@ -97,6 +117,7 @@ int main(int argc, char **argv)
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "names-from", required_argument, NULL, O_NAMES_FROM },
+		{ "arity", no_argument, NULL, O_ARITY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -114,6 +135,7 @@ int main(int argc, char **argv)
 		case O_TOP: to.top = strtoul(optarg, NULL, 10); break;
 		case O_NAMES_FROM: to.names_from = optarg; break;
 		case 'q': audit_quiet = true; break;
+		case O_ARITY: audit_arity = true; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default: fputs(usage, stderr); return 2;

@@ -94,6 +94,7 @@ static bool source_line(struct audit_file *f, struct loc at, char *buf, size_t s
 }
 
 bool audit_quiet;
+bool audit_arity;
 
 /* The symbol to name AT by: the function containing it; but a place past
  * the end of the last function before it (or before any) is code that no

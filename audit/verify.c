@@ -225,6 +225,16 @@ void verify_preambles(struct audit_file *f)
 		}
 		f->pre[f->npre++] = (struct preamble){ k, id };
 		f->n.preambles++;
+		if (f->arch->preamble_arity) {
+			int a = f->arch->preamble_arity(f, fn, cs);
+			if (a < 0 && cs)
+				a = f->arch->preamble_arity(f, fn, NULL);
+			if (a >= 0 && a < 8) {
+				f->n.arity[a]++;
+				if (audit_arity)
+					printf("%s: <%s>: arity %d\n", f->path, fn->name, a);
+			}
+		}
 		snprintf(name, sizeof(name), "__kcfi_typeid_%s", fn->name);
 		size_t t = audit_symbol(f, name);
 		/* __kcfi_typeid_NAME names the external NAME: not a static

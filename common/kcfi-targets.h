@@ -27,6 +27,12 @@
 #define KCFI_DIR_RESERVED ".kcfi_reserved"
 #define KCFI_DIR_STUB_ALIAS ".kcfi_stub_alias"
 
+/* .kcfi_func NAME, ID, arity=N: N general registers carry the function's
+ * arguments, KCFI_ARITY_STACK when some arrive on the stack (x86_64's
+ * preamble says which, for FineIBT-BHI; doc/abi.md 1). */
+#define KCFI_KEY_ARITY "arity"
+#define KCFI_ARITY_STACK 7
+
 /* Statements one check takes where the assembler does not relax branches,
  * in the unit GCC sizes an asm statement by: each .kcfi_call reserves that
  * many by default (doc/directives.md 3.3), and kcfi-as refuses a call

@@ -73,6 +73,7 @@ kcfi_tag_calls (function *fun)
   bool unchecked = lookup_attribute (KCFI_ATTR_NO_SANITIZE,
 				     DECL_ATTRIBUTES (fun->decl));
   kcfi_refuse_trampolines (fun, unchecked);
+  kcfi_note_va_start (fun);
   auto_vec<gcall *> calls;
   indirect_calls (fun, calls);
   for (gcall *call : calls)

@@ -35,6 +35,8 @@
 #define KCFI_ATTR_CALLS "kcfi calls"	/* on a decl: its calls' types */
 #define KCFI_ATTR_NO_SANITIZE "kcfi no_sanitize"
 #define KCFI_ATTR_NOCF "kcfi nocf_check"
+#define KCFI_ATTR_VA_START "kcfi va_start"	/* on a decl: its body calls
+					   va_start (arity.cc) */
 #define KCFI_ATTR_LTO_UNIT "kcfi lto unit"	/* on what an -flto unit
 					   defines: "stubs" or "" (its mode) */
 
@@ -73,7 +75,8 @@ unsigned kcfi_intern (const char *text);
 
 /* output.cc: directive lines (written at once), preambles.  */
 void kcfi_define_type (unsigned id);
-void kcfi_write_func (tree decl, unsigned id, bool stub_alias);	/* .kcfi_func */
+/* .kcfi_func; ARITY < 0: none (arity.cc).  */
+void kcfi_write_func (tree decl, unsigned id, bool stub_alias, int arity);
 void kcfi_write_extern (tree decl, unsigned id, const char *stub_target);
 void kcfi_write_stub_alias (tree decl);	/* .kcfi_stub_alias */
 						/* .kcfi_extern */
@@ -91,6 +94,13 @@ bool kcfi_wants_preamble (cgraph_node *node, bool early);
 /* typename.cc: -fplugin-arg-kcfi-transparent-union=member (true, the
    default) or union.  */
 extern bool kcfi_transparent_union_member;
+/* -fplugin-arg-kcfi-arity, and the arity of the function being compiled
+   (arity.cc).  */
+extern bool kcfi_arity;
+int kcfi_function_arity (void);
+void kcfi_note_va_start (function *fun);
+/* -fplugin-arg-kcfi-generalize-pointers (typename.cc).  */
+extern bool kcfi_generalize_pointers;
 /* typename.cc: a type as a C type name (doc/directives.md §4); a type the
    language cannot express is an error at LOC.  Texts are interned: they
    live as long as the process.  */

@@ -153,7 +153,7 @@ kcfi_prefetch_symbol (tree decl, unsigned step)
 /* STUB_ALIAS: other units may reach DECL through a stub of their own,
    which the alias kcfi-as defines replaces (extern-stubs.cc).  */
 void
-kcfi_write_func (tree decl, unsigned id, bool stub_alias)
+kcfi_write_func (tree decl, unsigned id, bool stub_alias, int arity)
 {
   line += "\t" KCFI_DIR_FUNC " ";
   put_symbol (decl);
@@ -161,6 +161,11 @@ kcfi_write_func (tree decl, unsigned id, bool stub_alias)
     {
       line += ", ";
       put (id);
+    }
+  if (id && arity >= 0)
+    {
+      line += ", " KCFI_KEY_ARITY "=";
+      put (arity);
     }
   if (stub_alias)
     line += ", stub";

@@ -391,6 +391,11 @@ static plugin_info kcfi_info = {
   "  -fplugin-arg-kcfi-call-reg=REG   checked calls take their target in "
   "REG, the register the check reads it from (kcfi-gcc: %r11 behind x86_64 "
   "retpoline thunks)\n"
+  "  -fplugin-arg-kcfi-arity       .kcfi_func says how many general registers "
+  "carry the function's arguments (kcfi-gcc: -fsanitize-kcfi-arity)\n"
+  "  -fplugin-arg-kcfi-generalize-pointers   tags behind the pointers "
+  "kcfi-as generalizes are not numbered (kcfi-gcc: "
+  "-fsanitize-cfi-icall-generalize-pointers)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
   "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
@@ -432,6 +437,16 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	}
       if (!strcmp (a.key, "follow-lto") && !a.value)
 	continue;
+      if (!strcmp (a.key, "arity") && !a.value)
+	{
+	  kcfi_arity = true;
+	  continue;
+	}
+      if (!strcmp (a.key, "generalize-pointers") && !a.value)
+	{
+	  kcfi_generalize_pointers = true;
+	  continue;
+	}
       if (!strcmp (a.key, "call-reg") && a.value)
 	{
 	  if ((kcfi_call_regno = kcfi_parse_call_reg (a.value)) < 0)
@@ -450,8 +465,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	{
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
 		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
-		 "%<call-reg=REG%>, %<extern-stubs%>, %<follow-lto%> and "
-		 "%<stats%> are known",
+		 "%<call-reg=REG%>, %<extern-stubs%>, %<follow-lto%>, "
+		 "%<generalize-pointers%>, %<arity%> and %<stats%> are known",
 		 name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;

@@ -364,7 +364,8 @@ kcfi_emit_directives (function *fun)
 	error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
 		  "for %qD (was it compiled with the plugin?)", decl);
     }
-  kcfi_write_func (decl, own, kcfi_extern_stubs && TREE_PUBLIC (decl) && !plain);
+  kcfi_write_func (decl, own, kcfi_extern_stubs && TREE_PUBLIC (decl) && !plain,
+		   own && kcfi_arity ? kcfi_function_arity () : -1);
 
   for (auto &site : sites)
     {

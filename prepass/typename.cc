@@ -207,6 +207,13 @@ address_space_name (tree t)
 /* -fplugin-arg-kcfi-transparent-union=member|union.  */
 bool kcfi_transparent_union_member = true;
 
+/* -fplugin-arg-kcfi-generalize-pointers: Clang 22 under
+   -fsanitize-cfi-icall-generalize-pointers mangles void pointers in place
+   of the pointer parameters and pointer return type of the function type
+   whose id it computes (kcfi-as does the same with the printed type), so
+   its mangler never meets the tags behind them, nor numbers them.  */
+bool kcfi_generalize_pointers;
+
 /* The type Clang puts in the place of T, a parameter or the return type of
    the function type whose id it computes: since Clang 22, a transparent
    union's first member (GCC passes the union as that member; Clang's
@@ -637,14 +644,17 @@ number_in_mangling_order (tree t, tree whole)
       return;
     case FUNCTION_TYPE:
       {
-	tree ret = TREE_TYPE (t);
-	number_in_mangling_order (t == whole ? clang_passed_as (ret) : ret,
-				  whole);
+	auto part = [&] (tree p) {
+	  if (t != whole)
+	    return number_in_mangling_order (p, whole);
+	  p = clang_passed_as (p);
+	  if (!kcfi_generalize_pointers || TREE_CODE (p) != POINTER_TYPE)
+	    number_in_mangling_order (p, whole);
+	};
+	part (TREE_TYPE (t));
 	for (tree a = TYPE_ARG_TYPES (t); a && a != void_list_node;
 	     a = TREE_CHAIN (a))
-	  number_in_mangling_order (t == whole
-				    ? clang_passed_as (TREE_VALUE (a))
-				    : TREE_VALUE (a), whole);
+	  part (TREE_VALUE (a));
 	return;
       }
     case RECORD_TYPE:
@@ -676,6 +686,14 @@ number_anonymous (const kcfi_buffer &raw, kcfi_buffer &done)
       unsigned uid = strtoul (mark + 1, (char **) &p, 10);
       p++;			/* the closing ANON_MARK */
       unsigned n = anon_numbers.get (uid);
+      /* Behind a generalized pointer the tag is mangled away: a name of
+	 its own, which takes no number from the tags Clang numbers.  */
+      if (!n && kcfi_generalize_pointers)
+	{
+	  done += "$_g";
+	  done.put_uint (uid);
+	  continue;
+	}
       if (!n)
 	anon_numbers.put (uid, n = ++anon_count);
       done += "$_";

@@ -15,6 +15,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/return-thunk.sh \
 	tests/asmpass/retpoline.sh \
 	tests/asmpass/directives.sh \
+	tests/asmpass/arity.sh \
 	tests/asmpass/regs.sh \
 	tests/doc/manpages.sh \
 	tests/asmpass/spellings.sh \

@@ -12,13 +12,15 @@
 #            shared libraries, --targets; a removed, a turned-around and a
 #            misdirected check named; addresses taken by code in programs
 #   hostile  truncated and bit-flipped ELF: exit 0/1/2, never a crash
+#   arity    -fsanitize-kcfi-arity preambles: well formed, by arity, --arity
 AUDIT_TESTS = \
 	tests/audit/verify.sh \
 	tests/audit/targets.sh \
 	tests/audit/names.sh \
 	tests/audit/cross.sh \
 	tests/audit/elf32.sh \
-	tests/audit/hostile.sh
+	tests/audit/hostile.sh \
+	tests/audit/arity.sh
 TESTS += $(AUDIT_TESTS)
 EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c tests/audit/names.c \
 	tests/audit/taker.c

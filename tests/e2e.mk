@@ -8,6 +8,10 @@
 #   qualifiers   top-level parameter qualifiers do not change ids (run)
 #   salt         cfi_salt: same salt runs, across salts traps (run, preambles)
 #   addrspace    __seg_gs/__seg_fs parameters: ids, run, trap
+#   generalize   -fsanitize-cfi-icall-generalize-pointers: ids, run, trap,
+#                clang-22's preamble ids
+#   arity        -fsanitize-kcfi-arity: the register of every psABI case, -O0
+#                preambles as clang-22's, the -O2 kinds, refusals, the probe
 #   lto          -flto: offsets written by lto1 run; the missing-plugin guard
 #   pch          identical output through a precompiled header
 #   compat       caller / targets / main units, with clang-22 on either side
@@ -43,6 +47,8 @@ E2E_TESTS = \
 	tests/e2e/qualifiers.sh \
 	tests/e2e/salt.sh \
 	tests/e2e/addrspace.sh \
+	tests/e2e/generalize.sh \
+	tests/e2e/arity.sh \
 	tests/e2e/lto.sh \
 	tests/e2e/pch.sh \
 	tests/e2e/compat.sh \
@@ -65,6 +71,7 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/compat-main.c tests/e2e/tail-calls.c tests/e2e/addressing.c \
 	tests/e2e/tail-merge-run.c tests/e2e/nosan-run.c tests/e2e/prefix-run.c tests/e2e/prefix-pad.c \
 	tests/e2e/qualifiers-run.c tests/e2e/salt-run.c tests/e2e/addrspace-run.c \
+	tests/e2e/generalize-run.c tests/e2e/arity.c \
 	tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
 	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c tests/e2e/call-reg.c \
 	tests/e2e/extern-stubs-run.c tests/e2e/extern-stubs-peer.c \

@@ -18,7 +18,8 @@ static const char manual[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    kcfi-typeid [--target=TRIPLE] [--hash=fnv1a|xxhash64]\n"
-	"                [--normalize-integers] [--] ['TYPE'...]\n"
+	"                [--normalize-integers] [--generalize-pointers]\n"
+	"                [--] ['TYPE'...]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    For each TYPE argument, or without arguments for each non-blank line of\n"
@@ -61,6 +62,11 @@ static const char manual[] =
 	"    --normalize-integers\n"
 	"        Clang's -fsanitize-cfi-icall-experimental-normalize-integers, as\n"
 	"        kernels with Rust use (CONFIG_CFI_ICALL_NORMALIZE_INTEGERS).\n"
+	"    --generalize-pointers\n"
+	"        Clang 22's -fsanitize-cfi-icall-generalize-pointers: in a function\n"
+	"        type, every pointer parameter and a pointer return type count as\n"
+	"        void pointers keeping the pointee's const, volatile and restrict, and\n"
+	"        MANGLED ends in \".generalized\".  Other types are unchanged.\n"
 	"    --help\n"
 	"        This text (also the manual page kcfi-typeid(1)).\n"
 	"    --version\n"
@@ -161,6 +167,8 @@ int main(int argc, char **argv)
 			return usage_error(prog, "unknown hash '%s' (fnv1a or xxhash64)", a + 7);
 		} else if (!strcmp(a, "--normalize-integers")) {
 			opts.normalize_integers = true;
+		} else if (!strcmp(a, "--generalize-pointers")) {
+			opts.generalize_pointers = true;
 		} else if (!strcmp(a, "--help")) {
 			fputs(manual, stdout);
 			return 0;

@@ -495,3 +495,43 @@ const struct ctype *ctype_adjust_param(struct ctype_table *t, const struct ctype
 		return ctype_pointer(t, plain, column);
 	return plain;
 }
+
+/* The pointer Clang 22 puts in place of TYPE under
+ * -fsanitize-cfi-icall-generalize-pointers: void *, qualified as TYPE's
+ * pointee was (const, volatile and restrict only), or TYPE itself if it is
+ * no pointer.  Clang keeps the qualifiers of array elements on the array,
+ * so those of the innermost element count.  `restrict void` is not C, so
+ * the node is made here rather than by ctype_qualified, which refuses it. */
+static const struct ctype *generalized(struct ctype_table *t, const struct ctype *type)
+{
+	const struct ctype *ptr = ctype_unqualified(type);
+	if (ptr->kind != CT_POINTER)
+		return type;
+	const struct ctype *pointee = ptr->inner;
+	while (is_array(pointee))
+		pointee = pointee->inner;
+	unsigned quals = pointee->kind == CT_QUAL ?
+			 pointee->u.quals & (CQ_CONST | CQ_VOLATILE | CQ_RESTRICT) : 0;
+	const struct ctype *v = ctype_builtin(t, CB_VOID);
+	if (quals) {
+		struct ctype k = { .kind = CT_QUAL, .inner = v, .u.quals = quals };
+		v = intern(t, &k, 0);
+	}
+	return ctype_pointer(t, v, 0);
+}
+
+const struct ctype *ctype_generalize_pointers(struct ctype_table *t, const struct ctype *fn)
+{
+	if (!fn || fn->kind != CT_FUNCTION)
+		return fn;
+	uint32_t n = fn->u.fn.nparams;
+	const struct ctype **params = n ? arena_zalloc(t->scratch, n * sizeof(*params)) : NULL;
+	if (n && !params)
+		return out_of_memory(t);
+	for (uint32_t i = 0; i < n; i++)
+		if (!(params[i] = generalized(t, fn->u.fn.params[i])))
+			return NULL;
+	const struct ctype *ret = generalized(t, fn->inner);
+	return ctype_function_once(t, ret, params, n, fn->u.fn.variadic, fn->u.fn.prototyped,
+				   (enum ccall)fn->u.fn.cc, fn->u.fn.salt, 0);
+}

@@ -228,6 +228,12 @@ const struct ctype *ctype_fixed(struct ctype_table *t, bool accum, enum cfixed_s
 const struct ctype *ctype_adjust_param(struct ctype_table *t, const struct ctype *type,
 				       unsigned column);
 
+/* FN (a function type) as Clang 22 hashes it under
+ * -fsanitize-cfi-icall-generalize-pointers: each pointer among its return
+ * and parameter types becomes a void pointer that keeps only the const,
+ * volatile and restrict of the pointee.  Made like ctype_function_once. */
+const struct ctype *ctype_generalize_pointers(struct ctype_table *t, const struct ctype *fn);
+
 /* T without its CT_QUAL layer (a CT_ATOMIC layer stays). */
 const struct ctype *ctype_unqualified(const struct ctype *type);
 

@@ -289,6 +289,10 @@ char *mangle_type(struct ctype_table *types, const struct ctype *type,
 	}
 	if (opts->normalize_integers)
 		puts_(&m, ".normalized");
+	/* Only a function type is generalized (typeid.c), and only its name
+	 * says so. */
+	if (opts->generalize_pointers && type->kind == CT_FUNCTION)
+		puts_(&m, ".generalized");
 	if (m.oom) {
 		free(m.buf);
 		return ctype_error(types, 0, "out of memory");

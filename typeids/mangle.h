@@ -1,5 +1,6 @@
 /* Itanium C++ ABI mangling of C types, as Clang's mangleCanonicalTypeName
- * produces it for KCFI: "_ZTS" + <type> [+ "." + salt] [+ ".normalized"].
+ * produces it for KCFI: "_ZTS" + <type> [+ "." + salt] [+ ".normalized"]
+ * [+ ".generalized"].
  */
 #ifndef KCFI_TYPEIDS_MANGLE_H
 #define KCFI_TYPEIDS_MANGLE_H

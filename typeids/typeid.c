@@ -147,6 +147,8 @@ static int typeid_of(struct kcfi_typeids *cx, const char *text, size_t len,
 			    fptr ? ", not a pointer to one" : "");
 		type = NULL;
 	}
+	if (type && opts->generalize_pointers && type->kind == CT_FUNCTION)
+		type = ctype_generalize_pointers(types, type);
 	if (type)
 		mangled = mangle_type(types, type, opts,
 				      type->kind == CT_FUNCTION ? type->u.fn.salt : NULL);

@@ -25,6 +25,9 @@ struct kcfi_model {
 struct kcfi_typeid_opts {
 	enum kcfi_hash hash;
 	bool normalize_integers;	/* Clang's ".normalized" scheme */
+	/* Clang 22's -fsanitize-cfi-icall-generalize-pointers: pointers in a
+	 * function type hash as void pointers, the name ends ".generalized". */
+	bool generalize_pointers;
 	struct kcfi_model model;
 };
 
@@ -32,7 +35,7 @@ struct kcfi_typeid {
 	uint32_t id;		/* the hash of `mangled`; never ENDBR-masked here */
 	bool unprototyped;	/* T (): calls through it are not checked */
 	bool is_function;	/* the type mangled is a function type */
-	char *mangled;		/* "_ZTSFvPiE" (+ ".normalized"); malloc'd */
+	char *mangled;		/* "_ZTSFvPiE" (+ ".normalized", ".generalized"); malloc'd */
 };
 
 struct kcfi_type_error {

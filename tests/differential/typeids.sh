@@ -18,6 +18,8 @@
 #            -fsanitize-cfi-icall-experimental-normalize-integers, and
 #            -fsanitize-kcfi-hash=xxHash64: these three with salts (clang-19
 #            has no cfi_salt, so salted prototypes meet xxHash64 here)
+#   clang-22 -fsanitize-cfi-icall-generalize-pointers, both hashes, with and
+#            without normalization, salted (clang-19 ignores the option)
 # kcfi-gcc gets Clang's own spellings of those options.  The one allowed
 # difference: on x86 our __kcfi_typeid_ is ENDBR-masked (Clang's +1).
 #
@@ -216,6 +218,9 @@ models
 definitions "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64 $old_tu"
 definitions "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $norm" \
 	"-fsanitize-kcfi-hash=FNV-1a $norm"
+gen_ptr=-fsanitize-cfi-icall-generalize-pointers
+definitions "clang-22 FNV-1a generalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $gen_ptr" \
+	"-fsanitize-kcfi-hash=FNV-1a $gen_ptr"
 mode "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64 $old_tu"
 mode "clang-19 xxHash64 normalized" "$CLANG19" "$norm" "-fsanitize-kcfi-hash=xxHash64 $norm $old_tu"
 mode "clang-22 FNV-1a" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a" "-fsanitize-kcfi-hash=FNV-1a" --salt
@@ -223,5 +228,13 @@ mode "clang-22 FNV-1a normalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1
 	"-fsanitize-kcfi-hash=FNV-1a $norm" --salt
 mode "clang-22 xxHash64 salted" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=xxHash64" \
 	"-fsanitize-kcfi-hash=xxHash64" --salt
+mode "clang-22 FNV-1a generalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=FNV-1a $gen_ptr" \
+	"-fsanitize-kcfi-hash=FNV-1a $gen_ptr" --salt
+mode "clang-22 FNV-1a normalized generalized" "$CLANG22" \
+	"-Xclang -fsanitize-kcfi-hash=FNV-1a $norm $gen_ptr" "-fsanitize-kcfi-hash=FNV-1a $norm $gen_ptr" --salt
+mode "clang-22 xxHash64 generalized" "$CLANG22" "-Xclang -fsanitize-kcfi-hash=xxHash64 $gen_ptr" \
+	"-fsanitize-kcfi-hash=xxHash64 $gen_ptr" --salt
+mode "clang-22 xxHash64 normalized generalized" "$CLANG22" \
+	"-Xclang -fsanitize-kcfi-hash=xxHash64 $norm $gen_ptr" "-fsanitize-kcfi-hash=xxHash64 $norm $gen_ptr" --salt
 echo "$total comparisons"
 exit $failed

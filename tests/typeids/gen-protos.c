@@ -25,6 +25,13 @@
  * substitutions across salts are tried: typedef names (salt_fp0...) for C,
  * declared by the tests.
  *
+ * --defs (with --cc=gcc) prints function definitions for the arity
+ * differential (tests/differential/arity.sh) instead: "NAME<TAB>DEFINITION"
+ * lines, C23 (unnamed parameters), no [*] and no unprototyped function
+ * types (C23 reads "()" as "(void)"), up to eight parameters, structs by
+ * value of every psABI class (the test declares them, abi_bases), and
+ * va_start in half of the variadic ones.
+ *
  * Every generated type is valid C17: no void parameters, no arrays of
  * functions, restrict only on object pointers, [*] and [static N] only where
  * C allows them.  The mangler is exercised on the rest: specifier spellings
@@ -124,7 +131,18 @@ struct base {
 	bool scalar;
 };
 
-static bool gcc_mode, salt_mode;
+static bool gcc_mode, salt_mode, defs_mode;
+
+/* --defs: aggregates by value of each x86_64 psABI class, declared by
+ * tests/differential/arity.sh: INTEGER in one and two eightbytes, MEMORY
+ * (24 bytes, long double, over 16 bytes of floats), SSE, mixed eightbytes,
+ * an empty struct, __int128 inside, a char array, a union of int and
+ * float. */
+static const char *const abi_bases[] = {
+	"struct a8", "struct a16", "struct a24", "struct af8", "struct ad16", "struct am16",
+	"struct amf", "struct ald", "struct a32f", "struct aempty", "struct ai128",
+	"struct ac12", "union aif", "struct a3", "struct af12",
+};
 
 /* -1: GCC 12 has no such type; 1: only with --cc=gcc; 0: always. */
 static int gcc12_class(const struct base *b)
@@ -258,7 +276,9 @@ static struct type *gen_base(enum role role)
 		t->as = gcc_mode ? gen_as(role) : "";
 		return t;
 	}
-	if ((role == R_RETURN || role == R_POINTEE) && chance(15)) {
+	if (defs_mode && (role == R_PARAM || role == R_RETURN) && chance(30)) {
+		t->ours = t->clang = abi_bases[pick(sizeof(abi_bases) / sizeof(abi_bases[0]))];
+	} else if ((role == R_RETURN || role == R_POINTEE) && chance(15)) {
 		t->ours = t->clang = "void";
 	} else if (gcc_mode && chance(10)) {
 		const struct gcc_base *b;
@@ -291,11 +311,11 @@ static struct type *gen_func(unsigned depth, bool in_params)
 	 * Clang keeps them: a documented divergence, not tested here. */
 	if (gcc_mode)
 		t->inner->quals = strstr(t->inner->quals, "_Atomic") ? "_Atomic " : "";
-	if (chance(6)) {
+	if (chance(6) && !defs_mode) {
 		t->unprototyped = true;
 		return t;
 	}
-	t->nparams = pick(depth ? 3 : 6);
+	t->nparams = pick(depth ? 3 : defs_mode ? 9 : 6);
 	for (unsigned i = 0; i < t->nparams; i++) {
 		t->params[i] = gen(R_PARAM, depth + 1, true);
 		/* GCC drops _Atomic from parameter types too, Clang keeps it:
@@ -337,7 +357,7 @@ static struct type *gen(enum role role, unsigned depth, bool in_params)
 		strcpy(t->size, "const 2");
 	else if (role != R_ELEMENT && s < 4)
 		strcpy(t->size, "");		/* [] may not be an element type */
-	else if (in_params && s < 6)
+	else if (in_params && s < 6 && !defs_mode)
 		strcpy(t->size, "*");
 	else
 		snprintf(t->size, sizeof(t->size), "%u", 1 + pick(16));
@@ -356,6 +376,11 @@ static struct type *gen(enum role role, unsigned depth, bool in_params)
 
 static char *print(const struct type *t, const char *inner, bool clang);
 
+/* --defs: the function being defined, whose parameters get names
+ * (some none: C23), and the name of its last one ("" if unnamed). */
+static const struct type *defining;
+static char last_name[16];
+
 static char *print_params(const struct type *f, bool clang)
 {
 	struct str b = { 0 };
@@ -366,7 +391,12 @@ static char *print_params(const struct type *f, bool clang)
 	for (unsigned i = 0; i < f->nparams; i++) {
 		/* Parameter names are allowed and ignored. */
 		bool whole = !clang && f->params[i]->whole;
-		char *p = print(f->params[i], i == 1 && !whole ? "arg" : "", clang);
+		char name[16] = "";
+		if (f == defining && chance(85))
+			snprintf(name, sizeof(name), "p%u", i);
+		if (f == defining)
+			strcpy(last_name, name);
+		char *p = print(f->params[i], f == defining ? name : i == 1 && !whole ? "arg" : "", clang);
 		str_printf(&b, "%s%s", i ? ", " : "", p);
 		free(p);
 	}
@@ -420,6 +450,8 @@ int main(int argc, char **argv)
 			gcc_mode = true;
 		else if (!strcmp(argv[i], "--salt"))
 			salt_mode = true;
+		else if (!strcmp(argv[i], "--defs"))
+			defs_mode = gcc_mode = true;
 		else {
 			fprintf(stderr, "%s: unknown option %s\n", argv[0], argv[i]);
 			return 2;
@@ -430,6 +462,24 @@ int main(int argc, char **argv)
 		/* K&R types cannot be salted (Clang's error) */
 		if (salt_mode && !f->unprototyped && chance(20))
 			f->salt = salts[pick(sizeof(salts) / sizeof(salts[0]))];
+		if (defs_mode) {
+			char name[16];
+			snprintf(name, sizeof(name), "d%u", i + 1);
+			defining = f;
+			last_name[0] = '\0';
+			char *def = print(f, name, true);
+			defining = NULL;
+			/* va_start needs the last named parameter's name. */
+			bool va = f->variadic && *last_name && chance(50);
+			/* ms_abi functions have __builtin_ms_va_start instead */
+			bool ms = !va && chance(10);
+			printf("%s\t%s%s {%s%s%s}\n", name, ms ? "__attribute__((ms_abi)) " : "", def,
+			       va ? " __builtin_va_list ap; __builtin_va_start(ap, " : "",
+			       va ? last_name : "", va ? "); __builtin_va_end(ap); " : "");
+			free(def);
+			free_type(f);
+			continue;
+		}
 		char *ours = print(f, "", false), *clang = print(f, "", true);
 		/* the ms_abi pool entries are pointers: as a base, the C side
 		 * uses the typedef, and "ours" (unused in this mode) too */

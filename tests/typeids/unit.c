@@ -355,6 +355,64 @@ static const struct mangling normalized[] = {
 	{ "void (__seg_gs int *)", "FvPU5AS256u3i32E" },
 };
 
+/* Clang 22's -fsanitize-cfi-icall-generalize-pointers: whole names, with
+ * the ids clang-22 -Xclang -fsanitize-kcfi-hash=FNV-1a put in preambles
+ * (0: not taken from Clang). */
+static const struct {
+	bool normalize;
+	const char *text, *name;
+	uint32_t clang_fnv;
+} generalized[] = {
+	{ true, "void (int *)", "_ZTSFvPvE.normalized.generalized", 0x8b957281 },
+	/* the pointee's qualifiers stay, and the void pointers substitute */
+	{ true, "void (const char *, char *const *, volatile int **)",
+	  "_ZTSFvPKvS0_PvE.normalized.generalized", 0xcb4a3b3a },
+	/* qualifiers of array elements are the array's */
+	{ true, "void (const int (*)[3])", "_ZTSFvPKvE.normalized.generalized", 0xf5d1cebc },
+	{ true, "int *(void)", "_ZTSFPvvE.normalized.generalized", 0x1f3e3ce1 },
+	{ true, "void (int *restrict *)", "_ZTSFvPrvE.normalized.generalized", 0x2a4a3071 },
+	/* address spaces, function pointers: plain void * */
+	{ true, "void (__seg_gs int *)", "_ZTSFvPvE.normalized.generalized", 0x8b957281 },
+	{ true, "void (void (*)(int))", "_ZTSFvPvE.normalized.generalized", 0x8b957281 },
+	{ true, "int *()", "_ZTSFPvE.normalized.generalized", 0x7c866495 },
+	/* the salt first */
+	{ true, "void (int *) __attribute__((cfi_salt(\"s\")))",
+	  "_ZTSFvPvE.s.normalized.generalized", 0xd7f74148 },
+	/* an _Atomic pointer is no pointer type to Clang */
+	{ false, "void (_Atomic(int *), int)", "_ZTSFvU7_AtomicPiiE.generalized", 0 },
+	{ false, "void (struct s *, int, char *const)", "_ZTSFvPviS_E.generalized", 0 },
+	{ false, "void (int [3], int (*)[*], const char [])", "_ZTSFvPvS_PKvE.generalized", 0 },
+	{ false, "int (int) __attribute__((ms_abi))", "_ZTSU6ms_abiFiiE.generalized", 0 },
+};
+
+static void test_generalized(void)
+{
+	for (size_t i = 0; i < COUNT(generalized); i++) {
+		struct kcfi_typeid_opts o = lp64;
+		o.normalize_integers = generalized[i].normalize;
+		o.generalize_pointers = true;
+		struct kcfi_typeid r;
+		struct kcfi_type_error e;
+		const char *text = generalized[i].text, *want = generalized[i].name;
+		checks++;
+		if (kcfi_typeid_of_function(text, strlen(text), &o, &r, &e)) {
+			FAIL("'%s': error at column %u: %s", text, e.column, e.message);
+			continue;
+		}
+		if (strcmp(r.mangled, want))
+			FAIL("'%s' generalized: got %s, expected %s", text, r.mangled, want);
+		else if (generalized[i].clang_fnv && r.id != generalized[i].clang_fnv)
+			FAIL("'%s' generalized: id 0x%08x, clang-22 0x%08x", text, (unsigned)r.id,
+			     (unsigned)generalized[i].clang_fnv);
+		kcfi_typeid_release(&r);
+	}
+	/* A type that is no function type is what it was. */
+	struct kcfi_typeid_opts o = lp64;
+	o.generalize_pointers = true;
+	expect(TYPE, "int *", "Pi", &o);
+	expect(TYPE, "void (*)(int *)", "PFvPiE", &o);
+}
+
 /* Normalization under other data models. */
 static const struct {
 	unsigned char long_bits;
@@ -875,6 +933,7 @@ int main(int argc, char **argv)
 		o.model.char_signed = models[i].char_signed;
 		expect(FUNCTION, models[i].text, models[i].encoding, &o);
 	}
+	test_generalized();
 	test_hashes();
 	test_errors();
 	test_garbage();
