@@ -350,6 +350,9 @@ const struct kcfi_arch arch_arm = {
 	.check_clobbers = arm_check_clobbers,
 	.branch_clobbers = arm_branch_clobbers,
 	.comment = "@",
+	/* ASM_APP_ON is ".syntax unified" (or divided), which also starts
+	 * every function; only the line markers are inline assembly's own. */
+	.app_by_linemarkers = true,
 	.align_pow2 = true,
 	/* push bic ldr eor eor eor eors pop beq bkpt(+nop): GCC sizes an asm
 	 * statement at 4 bytes; GNU as does not relax cbz, tbb/tbh tables

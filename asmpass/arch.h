@@ -167,6 +167,15 @@ struct kcfi_arch {
 	bool elf32;
 
 	/* ---- optional ---- */
+	/* How inline assembly is told from the compiler's own text.  GCC
+	 * prints ASM_APP_ON before asm text and ASM_APP_OFF after it.  Absent
+	 * (false): those are "#APP" and "#NO_APP", lines GCC prints for nothing
+	 * else, around every asm text (statements without a source location
+	 * and file-scope asm too).  True where they are directives GCC also
+	 * prints for its own code (arm: ".syntax unified", ".thumb"): a block
+	 * is then one asm statement, between the line markers final.cc puts
+	 * around it, led by .comment: "@ 12 "f.c" 1" ... "@ 0 "" 2". */
+	bool app_by_linemarkers;
 	/* Compile operand patterns; called once, before the first classify().
 	 * Absent: there is nothing to prepare. */
 	int (*init)(void);

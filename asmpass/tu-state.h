@@ -68,6 +68,7 @@ struct tu {
 	 * it began in (name, NUL, group), for its .debug_srcinfo range.  Empty
 	 * when the block is not recorded (see tu_app_begin()). */
 	bool app_started;		/* its first line of code was seen */
+	unsigned long app_line;		/* where it began (arch app_by_linemarkers) */
 	unsigned app_serial;
 	char app_section[256];
 	size_t app_section_len;

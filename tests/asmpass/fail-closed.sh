@@ -248,4 +248,70 @@ f:
 END
 check "inline asm indirect call passes" "$KCFI_AS" -o "$T/app.o" "$T/app.s"
 
+# arm prints no #APP: an asm statement is what lies between GCC's line
+# markers "@ N "file" 1" and "@ 0 "" 2" (doc/design.md, "Inline
+# assembly").  Anything else in that shape is a comment, and a marker
+# that would nest or close nothing cannot end a block early.
+VA='	.kcfi_version 1, "arm-linux-gnueabihf", ptr=32, long=32, char=unsigned, prefix=0'
+cat >"$T/arm-app.s" <<END
+$VA
+	.text
+	.syntax unified
+	.thumb
+f:
+	.syntax unified
+@ 3 "a.c" 1
+	blx r3
+@ 0 "" 2
+@ 4 "a.c" 1
+	bx r4
+@ 9 "b.h" 1
+	mov pc, r5
+@ 0 "" 2
+	.thumb
+	.syntax unified
+	bx	lr
+END
+sed 1d "$T/arm-app.s" >"$T/arm-app.s.body"
+check "arm: inline asm between line markers passes, byte for byte" sh -c \
+	"cd '$T' && '$KCFI_AS' --kcfi-no-assemble --kcfi-save=arm-app.out arm-app.s &&
+	 grep -v -e '^\.Lkcfi_exempt[0-9]*:\$' -e '^# [0-9]' arm-app.out |
+	 awk '/^	\.pushsection	\.debug_srcinfo/ { r = 1 } !r { print } /^	\.popsection/ { r = 0 }' |
+	 cmp - arm-app.s.body"
+expect_error arm-app-is-a-comment 5 "indirect call 'blx r3' without a kcfi annotation" <<END
+$VA
+	.text
+f:
+#APP
+	blx r3
+#NO_APP
+END
+expect_error arm-marker-shapes 7 "indirect call 'blx r3' without a kcfi annotation" <<END
+$VA
+	.text
+f:
+@ 0 "" 2
+@ 3 "a.c" 2
+@ 0 "a.c" 1
+	blx r3
+END
+expect_error arm-no-nesting 9 "indirect jump 'bx r5' without a kcfi annotation" <<END
+$VA
+	.text
+f:
+@ 3 "a.c" 1
+	blx r3
+@ 4 "a.c" 1
+	bx r4
+@ 0 "" 2
+	bx r5
+END
+expect_error arm-app-unclosed 4 "no line marker '@ 0 \"\" 2' ends it" <<END
+$VA
+	.text
+f:
+@ 3 "a.c" 1
+	blx r3
+END
+
 finish
