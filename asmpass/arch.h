@@ -117,6 +117,13 @@ enum seq_verdict {
  * and implemented by its arch_*() wrapper below.  The core calls optional
  * operations only through those wrappers, so "absent" cannot mean one thing
  * in one caller and a NULL dereference in another. */
+/* What a directive line may be to GCC's ASM_APP_ON/ASM_APP_OFF (app_line()). */
+enum kcfi_app_line {
+	KCFI_APP_OTHER,
+	KCFI_APP_SYNTAX,
+	KCFI_APP_STATE,
+};
+
 struct kcfi_arch {
 	/* ---- required ---- */
 	const char *name;		/* "x86_64" */
@@ -176,6 +183,16 @@ struct kcfi_arch {
 	 * is then one asm statement, between the line markers final.cc puts
 	 * around it, led by .comment: "@ 12 "f.c" 1" ... "@ 0 "" 2". */
 	bool app_by_linemarkers;
+	/* With app_by_linemarkers: asm text GCC prints no line markers around
+	 * (file-scope asm, asm statements without a location) is still between
+	 * ASM_APP_ON and ASM_APP_OFF, which are told from the same lines in
+	 * GCC's own code by the line after.  Is LINE (a whole directive line)
+	 * one of those, as GCC prints it?  KCFI_APP_SYNTAX: it may be
+	 * ASM_APP_ON, the end of ASM_APP_OFF, or the start of a function's
+	 * declaration; KCFI_APP_STATE: it may begin ASM_APP_OFF, or follow
+	 * KCFI_APP_SYNTAX in a declaration.  Absent: such text is read as the
+	 * compiler's own, so a branch in it is refused. */
+	enum kcfi_app_line (*app_line)(const char *line, size_t len);
 	/* Compile operand patterns; called once, before the first classify().
 	 * Absent: there is nothing to prepare. */
 	int (*init)(void);
@@ -328,6 +345,12 @@ static inline void arch_tu_end(const struct kcfi_arch *a, struct emitter *e,
 {
 	if (a->tu_end)
 		a->tu_end(e, o, needs);
+}
+
+static inline enum kcfi_app_line arch_app_line(const struct kcfi_arch *a, const char *line,
+					       size_t len)
+{
+	return a->app_line ? a->app_line(line, len) : KCFI_APP_OTHER;
 }
 
 static inline uint32_t arch_code_id(const struct kcfi_arch *a, uint32_t id)

@@ -360,25 +360,61 @@ static enum asmline_kind linemarker_edge(const char *comment, const char *p, siz
 /* K as the core reads it: on a backend whose inline assembly is known by
  * line markers (arch.h app_by_linemarkers), "#APP" is only a comment and
  * the markers are the edges.  GCC never nests asm statements, so an edge
- * that would nest or close nothing is a comment in the asm text itself. */
+ * that would nest or close what it did not open is a comment in the asm
+ * text itself. */
 static enum asmline_kind app_edge(const struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
-	if (!t->arch || !t->arch->app_by_linemarkers)
-		return k;
 	if (k == ASMLINE_APP || k == ASMLINE_NO_APP)
 		return ASMLINE_BLANK;
 	if (k != ASMLINE_OTHER && k != ASMLINE_BLANK && k != ASMLINE_MARKER)
 		return k;
 	enum asmline_kind e = linemarker_edge(t->arch->comment, p, n);
-	if ((e == ASMLINE_APP && !t->in_app) || (e == ASMLINE_NO_APP && t->in_app))
+	if ((e == ASMLINE_APP && !t->in_app) ||
+	    (e == ASMLINE_NO_APP && t->in_app && !t->app_unmarked))
 		return e;
 	return k;
+}
+
+/* Asm text without line markers around it, on such a backend (arch.h
+ * app_line()): the line after a possible ASM_APP_ON says whether it was
+ * one.  Not when it is the start of ASM_APP_OFF or of a declaration, an
+ * asm statement's line marker, or the plugin's directive (an asm statement
+ * without a location, in a function).  The block is marked before that
+ * line, as the ASM_APP_ON line emits nothing; it ends before the line
+ * that completes ASM_APP_OFF, as the one before it emits nothing either.
+ * Called with K from app_edge(). */
+static void app_unmarked(struct tu *t, enum asmline_kind k, const char *p, size_t n)
+{
+	enum kcfi_app_line a = k == ASMLINE_DIRECTIVE ? arch_app_line(t->arch, p, n)
+						     : KCFI_APP_OTHER;
+	bool after_state = t->app_after_state;
+	t->app_after_state = a == KCFI_APP_STATE;
+	if (t->app_on_line) {
+		t->app_on_line = false;
+		if (t->in_app || a == KCFI_APP_STATE || k == ASMLINE_APP || k == ASMLINE_KCFI)
+			return;
+		t->in_app = true;
+		t->app_unmarked = true;
+		t->app_started = false;
+		t->app_line = t->loc.line;
+		tu_app_begin(t, t->loc.line);
+	} else if (a == KCFI_APP_SYNTAX && !after_state && !t->in_app) {
+		t->app_on_line = true;
+	} else if (a == KCFI_APP_SYNTAX && after_state && t->app_unmarked) {
+		tu_app_end(t);
+		t->in_app = false;
+		t->app_unmarked = false;
+	}
 }
 
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
-	k = app_edge(t, k, p, n);
+	if (t->arch && t->arch->app_by_linemarkers) {
+		k = app_edge(t, k, p, n);
+		if (t->arch->app_line && !t->seq.active)
+			app_unmarked(t, k, p, n);
+	}
 	if (t->fn_start_pending)
 		tu_function_start_label(t);
 	/* GNU as ends a statement at a NUL byte and reads on after it, so
@@ -399,7 +435,7 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		t->app_started = false;
 		t->app_line = t->loc.line;
 		tu_put(t, p, n);
-		tu_app_begin(t);
+		tu_app_begin(t, t->loc.line + 1);
 		return 0;
 	case ASMLINE_NO_APP:
 		t->in_app = false;
@@ -486,7 +522,7 @@ int tu_finish(struct tu *t)
 		return tu_fail(t, 0, "%s: the input ends inside the branch it annotates",
 			    tu_dir_name(t->seq.call.kind));
 	}
-	if (t->in_app && t->arch && t->arch->app_by_linemarkers) {
+	if (t->in_app && !t->app_unmarked && t->arch && t->arch->app_by_linemarkers) {
 		/* Without its closing marker (a GCC built for an assembler
 		 * that lacks "# 0"), the rest of the unit went unchecked. */
 		t->loc.line = t->app_line;

@@ -306,6 +306,55 @@ f:
 @ 0 "" 2
 	bx r5
 END
+# Asm text without line markers (file-scope asm): GCC's ASM_APP_ON,
+# "\t.syntax unified", then anything but what follows it in a function's
+# declaration ("\t.thumb"...), up to ASM_APP_OFF ("\t.thumb", then
+# "\t.syntax unified").
+cat >"$T/arm-filescope.s" <<END
+$VA
+	.text
+	.syntax unified
+	.globl top
+top: blx r3
+	bx lr
+	.thumb
+	.syntax unified
+	.global	f
+	.syntax unified
+	.thumb
+	.thumb_func
+	.type	f, %function
+f:
+	bx	lr
+	.size	f, .-f
+	.syntax divided
+	blx r4
+END
+check "arm: file-scope asm passes, recorded from its first line to ASM_APP_OFF" sh -c \
+	"cd '$T' && '$KCFI_AS' --kcfi-no-assemble --kcfi-save=arm-filescope.out arm-filescope.s &&
+	 grep -v '^# [0-9]' arm-filescope.out | tr '\\n' '|' |
+	 grep -q '	\.syntax unified|\.Lkcfi_exempt0:|	\.globl top|top: blx r3|	bx lr|	\.thumb|\.Lkcfi_exempt1:|[^|]*|	\.balign	8|	\.long	\.Lkcfi_exempt0, 0, \.Lkcfi_exempt1, 0, 1, 0|	\.popsection|	\.syntax unified|	\.global	f|	\.syntax unified|	\.thumb|' &&
+	 grep -q '^	\.syntax divided\$' arm-filescope.out && grep -A2 '^	\.syntax divided\$' arm-filescope.out | grep -q '^\.Lkcfi_exempt[0-9]*:\$'"
+expect_error arm-declaration-is-not-asm 8 "indirect jump 'bx r3' without a kcfi annotation" <<END
+$VA
+	.text
+	.syntax unified
+	.thumb
+	.thumb_func
+	.type	f, %function
+f:
+	bx r3
+END
+expect_error arm-app-off-ends-it 8 "indirect call 'blx r4' without a kcfi annotation" <<END
+$VA
+	.text
+	.syntax unified
+	blx r3
+	.thumb
+	.syntax unified
+	.align	1
+	blx r4
+END
 expect_error arm-app-unclosed 4 "no line marker '@ 0 \"\" 2' ends it" <<END
 $VA
 	.text

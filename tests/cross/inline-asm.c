@@ -1,6 +1,7 @@
 /* Inline assembly next to a checked C call (tests/cross/inline-asm.sh): the
  * asm statements hold an indirect call, an asm goto's indirect jump and
- * several lines each, and one is basic asm; kcfi-as must pass them on as they are and record
+ * several lines each, one is basic asm, and a file-scope asm defines a
+ * function that calls through a register; kcfi-as must pass them on as they are and record
  * them as exempt, while the C call through a pointer stays checked.
  *   inline-asm          runs everything, prints "inline asm: ok"
  *   inline-asm wrong    the C call through a mistyped pointer: traps */
@@ -90,6 +91,30 @@ out:
 	return 0;
 }
 
+/* File-scope asm: a function of its own that calls through a register.
+ * GCC prints no line markers around it; on arm nothing but the
+ * .syntax/.thumb lines it shares with GCC's own code says it is asm. */
+void fs_call(void (*p)(void));
+#if defined(__x86_64__)
+__asm__(".text\n.globl fs_call\n.type fs_call, @function\nfs_call:\n"
+	"\tpush %rbx\n\tcall *%rdi\n\tpop %rbx\n\tret\n.size fs_call, .-fs_call");
+#elif defined(__i386__)
+__asm__(".text\n.globl fs_call\n.type fs_call, @function\nfs_call:\n"
+	"\tmov 4(%esp), %eax\n\tcall *%eax\n\tret\n.size fs_call, .-fs_call");
+#elif defined(__aarch64__)
+__asm__(".text\n.globl fs_call\n.type fs_call, %function\nfs_call:\n"
+	"\tstp x29, x30, [sp, -16]!\n\tblr x0\n\tldp x29, x30, [sp], 16\n\tret\n"
+	".size fs_call, .-fs_call");
+#elif defined(__riscv)
+__asm__(".text\n.globl fs_call\n.type fs_call, @function\nfs_call:\n"
+	"\taddi sp, sp, -16\n\tsd ra, 8(sp)\n\tjalr a0\n\tld ra, 8(sp)\n"
+	"\taddi sp, sp, 16\n\tret\n.size fs_call, .-fs_call");
+#elif defined(__arm__)
+/* In ARM state whatever the unit's: the linker makes the call interwork. */
+__asm__(".text\n.balign 4\n.globl fs_call\n.type fs_call, %function\n.arm\nfs_call:\n"
+	"\tpush {r4, lr}\n\tblx r0\n\tpop {r4, pc}\n.size fs_call, .-fs_call");
+#endif
+
 /* The checked C call, next to the asm. */
 __attribute__((noinline)) int c_call(unary p, int x)
 {
@@ -106,7 +131,8 @@ int main(int argc, char **argv)
 	__asm__("nop");		/* basic asm, no operands */
 	asm_call(bump);
 	asm_call(bump);
-	if (hits != 2 || asm_jump(0) || asm_jump(1) || c_call(right, 21) != 42) {
+	fs_call(bump);
+	if (hits != 3 || asm_jump(0) || asm_jump(1) || c_call(right, 21) != 42) {
 		printf("inline asm: wrong (hits %d)\n", hits);
 		return 1;
 	}
