@@ -371,7 +371,8 @@ const struct kcfi_arch arch_arm = {
 	.branch_clobbers = arm_branch_clobbers,
 	.comment = "@",
 	/* ASM_APP_ON is ".syntax unified" (or divided), which also starts
-	 * every function; only the line markers are inline assembly's own. */
+	 * every function's declaration: the line markers are inline
+	 * assembly's own, and text without them is told by the line after. */
 	.app_by_linemarkers = true,
 	.app_line = arm_app_line,
 	.align_pow2 = true,

@@ -106,6 +106,13 @@ enum seq_verdict {
 	SEQ_BAD,		/* not the sequence it began as */
 };
 
+/* What a directive line may be to GCC's ASM_APP_ON/ASM_APP_OFF (app_line()). */
+enum kcfi_app_line {
+	KCFI_APP_OTHER,
+	KCFI_APP_SYNTAX,
+	KCFI_APP_STATE,
+};
+
 /* A backend's operations come in two kinds.
  *
  * Required: the core cannot do its job without them, so a backend that
@@ -117,13 +124,6 @@ enum seq_verdict {
  * and implemented by its arch_*() wrapper below.  The core calls optional
  * operations only through those wrappers, so "absent" cannot mean one thing
  * in one caller and a NULL dereference in another. */
-/* What a directive line may be to GCC's ASM_APP_ON/ASM_APP_OFF (app_line()). */
-enum kcfi_app_line {
-	KCFI_APP_OTHER,
-	KCFI_APP_SYNTAX,
-	KCFI_APP_STATE,
-};
-
 struct kcfi_arch {
 	/* ---- required ---- */
 	const char *name;		/* "x86_64" */

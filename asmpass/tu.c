@@ -377,12 +377,13 @@ static enum asmline_kind app_edge(const struct tu *t, enum asmline_kind k, const
 
 /* Asm text without line markers around it, on such a backend (arch.h
  * app_line()): the line after a possible ASM_APP_ON says whether it was
- * one.  Not when it is the start of ASM_APP_OFF or of a declaration, an
- * asm statement's line marker, or the plugin's directive (an asm statement
- * without a location, in a function).  The block is marked before that
- * line, as the ASM_APP_ON line emits nothing; it ends before the line
- * that completes ASM_APP_OFF, as the one before it emits nothing either.
- * Called with K from app_edge(). */
+ * one.  GCC starts asm text with a tab of its own unless the text has one,
+ * so a line that does not is no asm; nor is the start of ASM_APP_OFF or of
+ * a declaration, an asm statement's line marker, or the plugin's directive
+ * (an asm statement without a location, in a function).  The block is
+ * marked before that line, as the ASM_APP_ON line emits nothing; it ends
+ * before the line that completes ASM_APP_OFF, as the one before it emits
+ * nothing either.  Called with K from app_edge(). */
 static void app_unmarked(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	enum kcfi_app_line a = k == ASMLINE_DIRECTIVE ? arch_app_line(t->arch, p, n)
@@ -391,7 +392,8 @@ static void app_unmarked(struct tu *t, enum asmline_kind k, const char *p, size_
 	t->app_after_state = a == KCFI_APP_STATE;
 	if (t->app_on_line) {
 		t->app_on_line = false;
-		if (t->in_app || a == KCFI_APP_STATE || k == ASMLINE_APP || k == ASMLINE_KCFI)
+		if (t->in_app || !n || p[0] != '\t' || a == KCFI_APP_STATE || k == ASMLINE_APP ||
+		    k == ASMLINE_KCFI)
 			return;
 		t->in_app = true;
 		t->app_unmarked = true;

@@ -345,6 +345,14 @@ $VA
 f:
 	bx r3
 END
+# GCC starts asm text with a tab: a label right after it is its own code.
+expect_error arm-label-is-not-asm 5 "indirect call 'blx r3' without a kcfi annotation" <<END
+$VA
+	.syntax unified
+f:
+	.text
+	blx r3
+END
 expect_error arm-app-off-ends-it 8 "indirect call 'blx r4' without a kcfi annotation" <<END
 $VA
 	.text
