@@ -327,6 +327,26 @@ static bool arm_state_directive(const char *name, size_t nl, const char *args, s
 	       (word_ieq(name, nl, "syntax") && word_ieq(args, al, "unified"));
 }
 
+/* GCC's ASM_APP_ON is "\t.syntax unified" (or divided), its ASM_APP_OFF
+ * "\t.thumb" (or .arm) then "\t.syntax unified"; a function's declaration
+ * is "\t.syntax unified" then "\t.arm", "\t.thumb" or "\t.code...".  Only
+ * that exact text counts: GCC writes the first line of asm text after a
+ * tab of its own, the others as the author did. */
+static enum kcfi_app_line arm_app_line(const char *p, size_t n)
+{
+	if (n && p[n - 1] == '\n')
+		n--;
+	if (n < 5 || p[0] != '\t' || p[1] != '.')
+		return KCFI_APP_OTHER;
+	struct slice s = { p + 2, n - 2 };
+	if (slice_eq(s, "syntax unified") || slice_eq(s, "syntax divided"))
+		return KCFI_APP_SYNTAX;
+	if (slice_eq(s, "thumb") || slice_eq(s, "arm") || slice_starts(s, "code\t") ||
+	    slice_starts(s, "code "))
+		return KCFI_APP_STATE;
+	return KCFI_APP_OTHER;
+}
+
 static bool arm_serves(const char *arch, size_t len, unsigned ptr_bits)
 {
 	/* arm, armv7l, armhf ... but not armeb: big-endian is another ABI. */
@@ -350,6 +370,11 @@ const struct kcfi_arch arch_arm = {
 	.check_clobbers = arm_check_clobbers,
 	.branch_clobbers = arm_branch_clobbers,
 	.comment = "@",
+	/* ASM_APP_ON is ".syntax unified" (or divided), which also starts
+	 * every function's declaration: the line markers are inline
+	 * assembly's own, and text without them is told by the line after. */
+	.app_by_linemarkers = true,
+	.app_line = arm_app_line,
 	.align_pow2 = true,
 	/* push bic ldr eor eor eor eors pop beq bkpt(+nop): GCC sizes an asm
 	 * statement at 4 bytes; GNU as does not relax cbz, tbb/tbh tables

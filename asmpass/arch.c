@@ -58,6 +58,8 @@ const char *arch_missing(const struct kcfi_arch *a)
 		return a->seq_begin ? "seq_step" : "seq_begin";
 	if (a->syntax_directive && !a->syntax_refusal)
 		return "syntax_refusal";
+	if (a->app_line && !a->app_by_linemarkers)
+		return "app_by_linemarkers";
 	return NULL;
 }
 

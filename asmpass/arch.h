@@ -107,6 +107,13 @@ enum seq_verdict {
 	SEQ_BAD,		/* not the sequence it began as */
 };
 
+/* What a directive line may be to GCC's ASM_APP_ON/ASM_APP_OFF (app_line()). */
+enum kcfi_app_line {
+	KCFI_APP_OTHER,
+	KCFI_APP_SYNTAX,
+	KCFI_APP_STATE,
+};
+
 /* A backend's operations come in two kinds.
  *
  * Required: the core cannot do its job without them, so a backend that
@@ -171,6 +178,25 @@ struct kcfi_arch {
 	bool arity;
 
 	/* ---- optional ---- */
+	/* How inline assembly is told from the compiler's own text.  GCC
+	 * prints ASM_APP_ON before asm text and ASM_APP_OFF after it.  Absent
+	 * (false): those are "#APP" and "#NO_APP", lines GCC prints for nothing
+	 * else, around every asm text (statements without a source location
+	 * and file-scope asm too).  True where they are directives GCC also
+	 * prints for its own code (arm: ".syntax unified", ".thumb"): a block
+	 * is then one asm statement, between the line markers final.cc puts
+	 * around it, led by .comment: "@ 12 "f.c" 1" ... "@ 0 "" 2". */
+	bool app_by_linemarkers;
+	/* With app_by_linemarkers: asm text GCC prints no line markers around
+	 * (file-scope asm, asm statements without a location) is still between
+	 * ASM_APP_ON and ASM_APP_OFF, which are told from the same lines in
+	 * GCC's own code by the line after.  Is LINE (a whole directive line)
+	 * one of those, as GCC prints it?  KCFI_APP_SYNTAX: it may be
+	 * ASM_APP_ON, the end of ASM_APP_OFF, or the start of a function's
+	 * declaration; KCFI_APP_STATE: it may begin ASM_APP_OFF, or follow
+	 * KCFI_APP_SYNTAX in a declaration.  Absent: such text is read as the
+	 * compiler's own, so a branch in it is refused. */
+	enum kcfi_app_line (*app_line)(const char *line, size_t len);
 	/* Compile operand patterns; called once, before the first classify().
 	 * Absent: there is nothing to prepare. */
 	int (*init)(void);
@@ -323,6 +349,12 @@ static inline void arch_tu_end(const struct kcfi_arch *a, struct emitter *e,
 {
 	if (a->tu_end)
 		a->tu_end(e, o, needs);
+}
+
+static inline enum kcfi_app_line arch_app_line(const struct kcfi_arch *a, const char *line,
+					       size_t len)
+{
+	return a->app_line ? a->app_line(line, len) : KCFI_APP_OTHER;
 }
 
 static inline uint32_t arch_code_id(const struct kcfi_arch *a, uint32_t id)

@@ -123,13 +123,14 @@ static size_t section_key(const struct section *s, char *buf, size_t size)
 }
 
 /* An inline-assembly block begins (after its #APP line, before GCC's line
- * marker for the asm statement, whose numbering stays intact): mark its
- * start.
+ * marker for the asm statement, whose numbering stays intact; on arm after
+ * that marker, or before the first line of unmarked asm text): mark its
+ * start.  NEXT_LINE is the number of the input line that follows.
  * Kcfi-as does not read the block, so every indirect branch in it is
  * exempt, as with Clang; the range says where such branches may be.
  * Branches the block puts into other sections (.pushsection) are outside
  * the range, and kcfi-audit reports them. */
-void tu_app_begin(struct tu *t)
+void tu_app_begin(struct tu *t, unsigned long next_line)
 {
 	t->app_section_len = 0;
 	if (!t->instrumented || !t->sec.cur.name)
@@ -139,7 +140,7 @@ void tu_app_begin(struct tu *t)
 		return;
 	t->app_serial = t->exempt_serial++;
 	sink_printf(t->out, ".Lkcfi_exempt%u:\n", t->app_serial);
-	tu_resync(t, t->loc.line + 1);
+	tu_resync(t, next_line);
 }
 
 /* Before its #NO_APP line: the end label and the record, if the block

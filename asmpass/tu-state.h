@@ -69,6 +69,10 @@ struct tu {
 	 * it began in (name, NUL, group), for its .debug_srcinfo range.  Empty
 	 * when the block is not recorded (see tu_app_begin()). */
 	bool app_started;		/* its first line of code was seen */
+	unsigned long app_line;		/* where it began (arch app_by_linemarkers) */
+	/* On an arch with app_line(): the block has no line markers; the
+	 * line before may have been ASM_APP_ON; it may have begun ASM_APP_OFF. */
+	bool app_unmarked, app_on_line, app_after_state;
 	unsigned app_serial;
 	char app_section[256];
 	size_t app_section_len;
@@ -163,7 +167,7 @@ void tu_function_type(struct tu *t, struct slice args);
 void tu_function_start(struct tu *t);
 void tu_function_start_label(struct tu *t);
 void tu_function_range(struct tu *t, struct slice args);
-void tu_app_begin(struct tu *t);
+void tu_app_begin(struct tu *t, unsigned long next_line);
 void tu_app_end(struct tu *t);
 
 /* tu-directives.c */

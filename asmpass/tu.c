@@ -333,9 +333,90 @@ static bool is_cfi_startproc(const char *p, size_t n)
 	return slice_starts(s, ".cfi_startproc");
 }
 
+/* Is P..N final.cc's line marker before an asm statement ("C N "FILE" 1",
+ * N > 0, FILE not empty) or after it ("C 0 "" 2"), C being COMMENT?  GCC
+ * prints them at the start of a line, with the file name as it is: so the
+ * opening one ends in '" 1', whatever quotes the name holds. */
+static enum asmline_kind linemarker_edge(const char *comment, const char *p, size_t n)
+{
+	size_t c = strlen(comment);
+	if (n && p[n - 1] == '\n')
+		n--;
+	if (n < c + 7 || memcmp(p, comment, c) || p[c] != ' ')
+		return ASMLINE_EOF;
+	p += c + 1;
+	n -= c + 1;
+	if (n == 6 && !memcmp(p, "0 \"\" 2", 6))
+		return ASMLINE_NO_APP;
+	size_t d = 0;
+	while (d < n && p[d] >= '0' && p[d] <= '9')
+		d++;
+	if (!d || p[0] == '0' || n < d + 6 || memcmp(p + d, " \"", 2) ||
+	    memcmp(p + n - 3, "\" 1", 3))
+		return ASMLINE_EOF;
+	return ASMLINE_APP;
+}
+
+/* K as the core reads it: on a backend whose inline assembly is known by
+ * line markers (arch.h app_by_linemarkers), "#APP" is only a comment and
+ * the markers are the edges.  GCC never nests asm statements, so an edge
+ * that would nest or close what it did not open is a comment in the asm
+ * text itself. */
+static enum asmline_kind app_edge(const struct tu *t, enum asmline_kind k, const char *p, size_t n)
+{
+	if (k == ASMLINE_APP || k == ASMLINE_NO_APP)
+		return ASMLINE_BLANK;
+	if (k != ASMLINE_OTHER && k != ASMLINE_BLANK && k != ASMLINE_MARKER)
+		return k;
+	enum asmline_kind e = linemarker_edge(t->arch->comment, p, n);
+	if ((e == ASMLINE_APP && !t->in_app) ||
+	    (e == ASMLINE_NO_APP && t->in_app && !t->app_unmarked))
+		return e;
+	return k;
+}
+
+/* Asm text without line markers around it, on such a backend (arch.h
+ * app_line()): the line after a possible ASM_APP_ON says whether it was
+ * one.  GCC starts asm text with a tab of its own unless the text has one,
+ * so a line that does not is no asm; nor is the start of ASM_APP_OFF or of
+ * a declaration, an asm statement's line marker, or the plugin's directive
+ * (an asm statement without a location, in a function).  The block is
+ * marked before that line, as the ASM_APP_ON line emits nothing; it ends
+ * before the line that completes ASM_APP_OFF, as the one before it emits
+ * nothing either.  Called with K from app_edge(). */
+static void app_unmarked(struct tu *t, enum asmline_kind k, const char *p, size_t n)
+{
+	enum kcfi_app_line a = k == ASMLINE_DIRECTIVE ? arch_app_line(t->arch, p, n)
+						     : KCFI_APP_OTHER;
+	bool after_state = t->app_after_state;
+	t->app_after_state = a == KCFI_APP_STATE;
+	if (t->app_on_line) {
+		t->app_on_line = false;
+		if (t->in_app || !n || p[0] != '\t' || a == KCFI_APP_STATE || k == ASMLINE_APP ||
+		    k == ASMLINE_KCFI)
+			return;
+		t->in_app = true;
+		t->app_unmarked = true;
+		t->app_started = false;
+		t->app_line = t->loc.line;
+		tu_app_begin(t, t->loc.line);
+	} else if (a == KCFI_APP_SYNTAX && !after_state && !t->in_app) {
+		t->app_on_line = true;
+	} else if (a == KCFI_APP_SYNTAX && after_state && t->app_unmarked) {
+		tu_app_end(t);
+		t->in_app = false;
+		t->app_unmarked = false;
+	}
+}
+
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 {
 	t->loc.line++;
+	if (t->arch && t->arch->app_by_linemarkers) {
+		k = app_edge(t, k, p, n);
+		if (t->arch->app_line && !t->seq.active)
+			app_unmarked(t, k, p, n);
+	}
 	if (t->fn_start_pending)
 		tu_function_start_label(t);
 	/* GNU as ends a statement at a NUL byte and reads on after it, so
@@ -354,8 +435,9 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_APP:
 		t->in_app = true;
 		t->app_started = false;
+		t->app_line = t->loc.line;
 		tu_put(t, p, n);
-		tu_app_begin(t);
+		tu_app_begin(t, t->loc.line + 1);
 		return 0;
 	case ASMLINE_NO_APP:
 		t->in_app = false;
@@ -441,6 +523,13 @@ int tu_finish(struct tu *t)
 		t->loc.line = t->seq.call.line;
 		return tu_fail(t, 0, "%s: the input ends inside the branch it annotates",
 			    tu_dir_name(t->seq.call.kind));
+	}
+	if (t->in_app && !t->app_unmarked && t->arch && t->arch->app_by_linemarkers) {
+		/* Without its closing marker (a GCC built for an assembler
+		 * that lacks "# 0"), the rest of the unit went unchecked. */
+		t->loc.line = t->app_line;
+		return tu_fail(t, 0, "inline assembly begins here, but no line marker "
+			    "'%s 0 \"\" 2' ends it", t->arch->comment);
 	}
 	if (t->require_plugin && !t->instrumented) {
 		t->loc.line = t->require_line;

@@ -10,9 +10,10 @@ CROSS_TESTS = \
 	tests/cross/interop.sh \
 	tests/cross/stress.sh \
 	tests/cross/regs.sh \
-	tests/cross/spellings.sh
+	tests/cross/spellings.sh \
+	tests/cross/inline-asm.sh
 TESTS += $(CROSS_TESTS)
-EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/matrix.sh tests/cross/trap-report.c tests/cross/arm-sib4.c \
+EXTRA_DIST += $(CROSS_TESTS) tests/cross/lib.sh tests/cross/matrix.sh tests/cross/trap-report.c tests/cross/arm-sib4.c tests/cross/inline-asm.c \
 	tests/cross/units.h tests/cross/units-caller.c tests/cross/units-targets.c \
 	tests/cross/units-main.c tests/cross/small-id.c tests/cross/scan-forms.c \
 	tests/cross/check-rewritten.awk tests/cross/decode-object.awk

@@ -36,6 +36,12 @@ static int syntax_one(const char *n, size_t l)
 	return 1;
 }
 
+static enum kcfi_app_line app_syntax(const char *line, size_t len)
+{
+	(void)line, (void)len;
+	return KCFI_APP_SYNTAX;
+}
+
 static void stub_jump(struct emitter *e, const char *t, const char *l)
 {
 	(void)e, (void)t, (void)l;
@@ -92,6 +98,11 @@ static void pairs(const struct kcfi_arch *a)
 	m = arch_missing(&c);
 	expect(m && !strcmp(m, "syntax_refusal"), "syntax_directive without syntax_refusal is refused",
 	       a->name);
+	c = *a;
+	c.app_line = app_syntax, c.app_by_linemarkers = false;
+	m = arch_missing(&c);
+	expect(m && !strcmp(m, "app_by_linemarkers"), "app_line without app_by_linemarkers is refused",
+	       a->name);
 }
 
 /* A copy of A with every optional member cleared is still complete, and
@@ -124,6 +135,9 @@ static void absent(const struct kcfi_arch *a)
 	       a->name);
 	expect(arch_code_id(&c, 0xfa1e0ff3u) == 0xfa1e0ff3u, "absent code_id: the id itself",
 	       a->name);
+	expect(!c.app_by_linemarkers, "absent app_by_linemarkers: #APP and #NO_APP", a->name);
+	expect(arch_app_line(&c, "\t.syntax unified\n", 17) == KCFI_APP_OTHER,
+	       "absent app_line: no line is one", a->name);
 	arch_tu_end(&c, NULL, &o, 0);	/* absent: writes nothing, so no emitter is needed */
 }
 

@@ -248,4 +248,127 @@ f:
 END
 check "inline asm indirect call passes" "$KCFI_AS" -o "$T/app.o" "$T/app.s"
 
+# arm prints no #APP: an asm statement is what lies between GCC's line
+# markers "@ N "file" 1" and "@ 0 "" 2" (doc/design.md, "Inline
+# assembly").  Anything else in that shape is a comment, and a marker
+# that would nest or close nothing cannot end a block early.
+VA='	.kcfi_version 1, "arm-linux-gnueabihf", ptr=32, long=32, char=unsigned, prefix=0'
+cat >"$T/arm-app.s" <<END
+$VA
+	.text
+	.syntax unified
+	.thumb
+f:
+	.syntax unified
+@ 3 "a.c" 1
+	blx r3
+@ 0 "" 2
+@ 4 "a.c" 1
+	bx r4
+@ 9 "b.h" 1
+	mov pc, r5
+@ 0 "" 2
+	.thumb
+	.syntax unified
+	bx	lr
+END
+sed 1d "$T/arm-app.s" >"$T/arm-app.s.body"
+check "arm: inline asm between line markers passes, byte for byte" sh -c \
+	"cd '$T' && '$KCFI_AS' --kcfi-no-assemble --kcfi-save=arm-app.out arm-app.s &&
+	 grep -v -e '^\.Lkcfi_exempt[0-9]*:\$' -e '^# [0-9]' arm-app.out |
+	 awk '/^	\.pushsection	\.debug_srcinfo/ { r = 1 } !r { print } /^	\.popsection/ { r = 0 }' |
+	 cmp - arm-app.s.body"
+expect_error arm-app-is-a-comment 5 "indirect call 'blx r3' without a kcfi annotation" <<END
+$VA
+	.text
+f:
+#APP
+	blx r3
+#NO_APP
+END
+expect_error arm-marker-shapes 7 "indirect call 'blx r3' without a kcfi annotation" <<END
+$VA
+	.text
+f:
+@ 0 "" 2
+@ 3 "a.c" 2
+@ 0 "a.c" 1
+	blx r3
+END
+expect_error arm-no-nesting 9 "indirect jump 'bx r5' without a kcfi annotation" <<END
+$VA
+	.text
+f:
+@ 3 "a.c" 1
+	blx r3
+@ 4 "a.c" 1
+	bx r4
+@ 0 "" 2
+	bx r5
+END
+# Asm text without line markers (file-scope asm): GCC's ASM_APP_ON,
+# "\t.syntax unified", then anything but what follows it in a function's
+# declaration ("\t.thumb"...), up to ASM_APP_OFF ("\t.thumb", then
+# "\t.syntax unified").
+cat >"$T/arm-filescope.s" <<END
+$VA
+	.text
+	.syntax unified
+	.globl top
+top: blx r3
+	bx lr
+	.thumb
+	.syntax unified
+	.global	f
+	.syntax unified
+	.thumb
+	.thumb_func
+	.type	f, %function
+f:
+	bx	lr
+	.size	f, .-f
+	.syntax divided
+	blx r4
+END
+check "arm: file-scope asm passes, recorded from its first line to ASM_APP_OFF" sh -c \
+	"cd '$T' && '$KCFI_AS' --kcfi-no-assemble --kcfi-save=arm-filescope.out arm-filescope.s &&
+	 grep -v '^# [0-9]' arm-filescope.out | tr '\\n' '|' |
+	 grep -q '	\.syntax unified|\.Lkcfi_exempt0:|	\.globl top|top: blx r3|	bx lr|	\.thumb|\.Lkcfi_exempt1:|[^|]*|	\.balign	8|	\.long	\.Lkcfi_exempt0, 0, \.Lkcfi_exempt1, 0, 1, 0|	\.popsection|	\.syntax unified|	\.global	f|	\.syntax unified|	\.thumb|' &&
+	 grep -q '^	\.syntax divided\$' arm-filescope.out && grep -A2 '^	\.syntax divided\$' arm-filescope.out | grep -q '^\.Lkcfi_exempt[0-9]*:\$'"
+expect_error arm-declaration-is-not-asm 8 "indirect jump 'bx r3' without a kcfi annotation" <<END
+$VA
+	.text
+	.syntax unified
+	.thumb
+	.thumb_func
+	.type	f, %function
+f:
+	bx r3
+END
+# GCC starts asm text with a tab: a label right after it is its own code.
+expect_error arm-label-is-not-asm 5 "indirect call 'blx r3' without a kcfi annotation" <<END
+$VA
+	.syntax unified
+f:
+	.text
+	blx r3
+END
+expect_error arm-app-off-ends-it 8 "indirect call 'blx r4' without a kcfi annotation" <<END
+$VA
+	.text
+	.syntax unified
+	blx r3
+	.thumb
+	.syntax unified
+	.align	1
+	blx r4
+END
+expect_error arm-app-unclosed 4 "no line marker '@ 0 \"\" 2' ends it" <<END
+$VA
+	.text
+f:
+@ 3 "a.c" 1
+	blx r3
+END
+
 finish

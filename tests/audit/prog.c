@@ -36,6 +36,8 @@ void via_asm(thunk t)
 	asm volatile("blr %0" : : "r"(t) : "x30", "memory");
 #elif defined(__riscv)
 	asm volatile("jalr %0" : : "r"(t) : "ra", "memory");
+#elif defined(__arm__)
+	asm volatile("blx %0" : : "r"(t) : "lr", "memory");
 #endif
 }
 

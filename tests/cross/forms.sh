@@ -316,11 +316,13 @@ f:
 1:	b	f
 END
 		for sp in 'blx	r3' 'BX	R2' 'bx	ip' 'ldr	pc, [r3]' 'mov	pc, r1' 'tbh	[pc, r1, lsl #1]' 'ldm	r0, {r1, pc}'; do
+			# .text first: GCC's "\t.syntax unified" followed by an
+			# indented line is file-scope asm (doc/design.md 5).
 			check "$t: '$sp' without an annotation is refused" as_refuses "$t" bare \
 				"without a kcfi annotation" <<END
 $ARM
-	.syntax unified
 	.text
+	.syntax unified
 f:
 	$sp
 END

@@ -159,5 +159,28 @@ take:
 	.word	_GLOBAL_OFFSET_TABLE_-(.LPIC0+8)
 	.word	ext_target(GOT)
 	.size	take, .-take
+@ Two asm statements in a row, the first with blx r3: inline assembly,
+@ known as such only by GCC's line markers around each (no #APP on arm).
+	.kcfi_func viaasm, 1
+	.align	2
+	.global	viaasm
+	.syntax unified
+	.arm
+	.type	viaasm, %function
+viaasm:
+	push	{r4, lr}
+	mov	r4, r0
+	.syntax divided
+@ 30 "golden.c" 1
+	ldr r3, [r4]
+	blx r3
+@ 0 "" 2
+@ 31 "golden.c" 1
+	nop
+@ 0 "" 2
+	.arm
+	.syntax unified
+	pop	{r4, pc}
+	.size	viaasm, .-viaasm
 	.kcfi_extern ext_target, 2
 	.section	.note.GNU-stack,"",%progbits

@@ -176,5 +176,30 @@ take:
 	.word	_GLOBAL_OFFSET_TABLE_-(.LPIC0+4)
 	.word	ext_target(GOT)
 	.size	take, .-take
+@ Two asm statements in a row, the first with blx r3: inline assembly,
+@ known as such only by GCC's line markers around each (no #APP on arm).
+	.kcfi_func viaasm, 1
+	.align	1
+	.p2align 2,,3
+	.global	viaasm
+	.syntax unified
+	.thumb
+	.thumb_func
+	.type	viaasm, %function
+viaasm:
+	push	{r4, lr}
+	mov	r4, r0
+	.syntax unified
+@ 30 "golden.c" 1
+	ldr r3, [r4]
+	blx r3
+@ 0 "" 2
+@ 31 "golden.c" 1
+	nop
+@ 0 "" 2
+	.thumb
+	.syntax unified
+	pop	{r4, pc}
+	.size	viaasm, .-viaasm
 	.kcfi_extern ext_target, 2
 	.section	.note.GNU-stack,"",%progbits

@@ -342,6 +342,21 @@ arm_checks() {
 		exit bad
 	}' "$1"
 }
+# asm_recorded EXPECTED INPUT: viaasm's first asm statement, from its
+# opening line marker to the second's: arm prints no #APP, GCC's line
+# markers alone say where an asm statement is (doc/design.md, "Inline
+# assembly"); the text between them is untouched, with a label after the
+# opening marker and the end label and its record (1) before the closing
+# one.
+asm_recorded() {
+	ar_got=$(awk '/^viaasm:$/ { on = 1 } on && /^@ 30 "golden\.c" 1$/ { p = 1 }
+		      p { print } p && /^@ 31 / { exit }' "$1" | sed 's/^# [0-9]* ".*"$/# N/' | tr '\n' '|')
+	ar_want='@ 30 "golden.c" 1|.Lkcfi_exempt9:|# N|	ldr r3, [r4]|	blx r3|.Lkcfi_exempt10:|'
+	ar_want="$ar_want	.pushsection	.debug_srcinfo,\"\",%progbits|	.balign	8|"
+	ar_want="$ar_want	.long	.Lkcfi_exempt9, 0, .Lkcfi_exempt10, 0, 1, 0|	.popsection|# N|"
+	ar_want="$ar_want@ 0 \"\" 2|@ 31 \"golden.c\" 1|"
+	[ "$ar_got" = "$ar_want" ] || { echo "got:  $ar_got"; echo "want: $ar_want"; false; }
+}
 for f in arm-thumb arm-arm; do
 	R=$G/$f.expected
 	cp "$G/$f.s" "$T/$f.s"
@@ -356,7 +371,7 @@ for f in arm-thumb arm-arm; do
 		# through ip (lr as scratch; r3 saved around a sibcall's) too;
 		# assembled without .arch, the Thumb nop is "mov r8, r8".
 		check "$f: kcfi-audit reads every check of the expectation" sh -c \
-			"'$top_builddir/kcfi-audit' '$T/$f.o' | tail -1 | grep -q ': arm: 3 checked, 2 exempt (no-sanitize 1, jump-table 1), 0 unchecked, '"
+			"'$top_builddir/kcfi-audit' '$T/$f.o' | tail -1 | grep -q ': arm: 3 checked, 3 exempt (inline-asm 1, no-sanitize 1, jump-table 1), 0 unchecked, '"
 	else
 		echo "not checked: $f assembled (no arm-linux-gnueabihf-as)"
 	fi
@@ -382,6 +397,8 @@ for f in arm-thumb arm-arm; do
 		"grep -B14 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^nosan:\$' &&
 		 grep -A12 '^	\.long	\.Lkcfi_exempt4, 0, \.Lkcfi_exempt4, 0, 2, 0\$' '$R' | grep -q '^	blx	r3\$' &&
 		 grep -A6 '^	\.long	\.Lkcfi_exempt6, 0, \.Lkcfi_exempt6, 0, 3, 0\$' '$R' | grep -qE '^	(tbb	\[pc, r0\]|addls	pc, pc, r0, asl #2)\$'"
+	check "$f: the asm statements pass unchanged, each recorded between its markers (1)" \
+		asm_recorded "$R" "$f.s"
 	check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
 		"grep -q '^	\.weak	__kcfi_typeid_ext_target\$' '$R' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$R'"
 done
