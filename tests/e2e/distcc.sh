@@ -137,8 +137,18 @@ build() {
 	export DISTCC_HOSTS DISTCC_DIR
 	in_w "$h" "distcc $drv" "$@"
 }
-# remote_jobs HOST RESULT: how many jobs HOST's server ended with RESULT.
-remote_jobs() { grep -c "dcc_job_summary.* $2 " "$T/$1.log" || true; }
+# remote_jobs HOST RESULT [WANT]: how many jobs HOST's server ended with
+# RESULT.  A server logs a job after the client has its answer: wait a
+# little for WANT of them.
+remote_jobs() {
+	n=0
+	while :; do
+		c=$(grep -c "dcc_job_summary.* $2 " "$T/$1.log" || true)
+		[ -z "${3:-}" ] || [ "$c" -ge "$3" ] || [ $n -ge 50 ] || { sleep 0.1; n=$((n + 1)); continue; }
+		echo "$c"
+		return
+	done
+}
 
 for flags in "-O2" "-O2 -g"; do
 	in_w local "$KCFI_GCC" $flags || { cat "$T/local.err"; fail "local build with $flags"; continue; }
@@ -154,7 +164,7 @@ for flags in "-O2" "-O2 -g"; do
 	if DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 build same $flags; then
 		pass "$flags: make CC=\"distcc $drv\" with the same tools remotely"
 		check "$flags: both units were compiled by the server" \
-			equal $((before + 2)) "$(remote_jobs same COMPILE_OK)" "remote compiles"
+			equal $((before + 2)) "$(remote_jobs same COMPILE_OK $((before + 2)))" "remote compiles"
 		for o in demo.o apply.o; do
 			if [ "$flags" = -O2 ]; then
 				check "$flags: the remote $o is byte-identical to the local one" cmp "$T/local-out/$o" "$T/same-out/$o"
@@ -182,7 +192,7 @@ for flags in "-O2" "-O2 -g"; do
 	if build other $flags; then
 		pass "$flags: another version remotely: the build succeeds"
 		check "$flags: the other server refused both units" \
-			equal $((before + 2)) "$(remote_jobs other COMPILE_ERROR)" "refused compiles"
+			equal $((before + 2)) "$(remote_jobs other COMPILE_ERROR $((before + 2)))" "refused compiles"
 		for o in demo.o apply.o; do
 			check "$flags: $o is the local compile's" cmp "$T/local-out/$o" "$T/other-out/$o"
 		done
