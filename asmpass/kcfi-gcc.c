@@ -247,6 +247,7 @@ struct driver {
 	char *major;		/* its GCC major version: picks the plugin too */
 	struct args user;	/* the command line minus what is ours */
 	struct args search;	/* the user's options that move GCC's program search */
+	struct args preprocessed;	/* inputs already preprocessed (.i, .ii, -x cpp-output) */
 	struct x86_opts x86;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
@@ -364,9 +365,23 @@ static bool arity_wanted(const struct driver *d, bool *refused)
 static bool read_options(struct driver *d, int argc, char **argv)
 {
 	d->assembles = true;
+	const char *lang = NULL;	/* the last -x */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool hit = false;
+		if (!strcmp(a, "-x") && i + 1 < argc)
+			lang = argv[i + 1];
+		else if (!strncmp(a, "-x", 2) && a[2])
+			lang = a + 2;
+		else if (a[0] != '-' && strcmp(argv[i - 1], "-o") &&
+			 strcmp(argv[i - 1], "-x")) {
+			const char *dot = strrchr(a, '.');
+			bool pre = lang && strcmp(lang, "none") ?
+				   !strcmp(lang, "cpp-output") || !strcmp(lang, "c++-cpp-output") :
+				   dot && (!strcmp(dot, ".i") || !strcmp(dot, ".ii"));
+			if (pre)
+				push(&d->preprocessed, a);
+		}
 		if (!strncmp(a, "-fsanitize=", 11)) {
 			char *rest = strip_kcfi(a + 11, false, &hit);
 			if (hit)
@@ -1009,6 +1024,11 @@ int main(int argc, char **argv)
 			d.plugin = NULL;
 		}
 	}
+	/* Preprocessed elsewhere (distcc): only with the same tools. */
+	if (d.enabled && d.plugin && !d.preprocess_only)
+		for (int i = 0; i < d.preprocessed.n; i++)
+			if (witness_verify(d.preprocessed.v[i], d.plugin, d.asdir))
+				_exit(1);
 	if (d.enabled && d.plugin) {
 		add_kcfi_options(&d, &out);
 		pass_real_as(&d);

@@ -16,6 +16,15 @@
  * mode), and the #line markers make ccache record both tools as include
  * files whose contents it checks before a direct mode hit.  Nothing reaches
  * the compiler proper: #line only renames lines, and there are none.
+ *
+ * distcc compiles the preprocessed output on another machine, with the
+ * kcfi-gcc, plugin and kcfi-as installed there; different ones could give
+ * other type ids or miss checks the local ones make.  The name is therefore
+ * tools-C-P.h, C a hash of the bytes of the plugin, kcfi-as and kcfi-gcc
+ * alone (the same tools installed elsewhere give the same C), P one of C
+ * and the paths (the lines above).  Compiling preprocessed input that
+ * names a witness, kcfi-gcc compares C with its own tools' and refuses on
+ * a difference (witness_verify), which distcc answers with a local compile.
  */
 #include "config.h"
 
@@ -100,24 +109,40 @@ char *kcfi_cache_dir(void)
 	return NULL;
 }
 
+/* C (see above) into *H, and the real paths of the plugin and kcfi-as. */
+static int hash_tools(const char *plugin, const char *asdir, uint64_t *h,
+		      char plugin_real[PATH_MAX], char as_real[PATH_MAX])
+{
+	char *as = NULL, self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	*h = 0xcbf29ce484222325ull;
+	int rc = n < 0 || asprintf(&as, "%s/as", asdir) < 0 ? -1 : 0;
+	if (rc == 0) {
+		self[n] = '\0';
+		rc = !realpath(plugin, plugin_real) || !realpath(as, as_real) ||
+		     hash_file(plugin_real, h) || hash_file(as_real, h) || hash_file(self, h) ? -1 : 0;
+	}
+	free(as);
+	return rc;
+}
+
 char *tool_witness(const char *plugin, const char *asdir)
 {
-	char *as = NULL, *dir = NULL, *path = NULL, *tmp = NULL;
+	char *dir = NULL, *path = NULL, *tmp = NULL;
 	char plugin_real[PATH_MAX], as_real[PATH_MAX];
 	const char *why = "cannot read the tools";
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t c, h;
 
-	if (asprintf(&as, "%s/as", asdir) < 0)
+	if (hash_tools(plugin, asdir, &c, plugin_real, as_real))
 		goto fail;
-	if (!realpath(plugin, plugin_real) || !realpath(as, as_real) ||
-	    hash_file(plugin_real, &h) || hash_file(as_real, &h))
-		goto fail;
+	h = c;
 	hash_text(plugin_real, &h);
 	hash_text(as_real, &h);
 
 	why = "no private cache directory";
 	dir = kcfi_cache_dir();
-	if (!dir || asprintf(&path, "%s/tools-%016llx.h", dir, (unsigned long long)h) < 0)
+	if (!dir || asprintf(&path, "%s/tools-%016llx-%016llx.h", dir, (unsigned long long)c,
+			     (unsigned long long)h) < 0)
 		goto fail;
 	struct stat st;
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
@@ -138,16 +163,78 @@ char *tool_witness(const char *plugin, const char *asdir)
 		goto fail;
 	}
 done:
-	free(as);
 	free(dir);
 	free(tmp);
 	return path;
 fail:
 	fprintf(stderr, "kcfi-gcc: warning: %s%s%s; ccache, if used, cannot see a "
-		"change of the plugin or kcfi-as\n", why, dir ? " in " : "", dir ? dir : "");
-	free(as);
+		"change of the plugin or kcfi-as, nor a distcc host another version of them\n",
+		why, dir ? " in " : "", dir ? dir : "");
 	free(dir);
 	free(path);
 	free(tmp);
 	return NULL;
+}
+
+/* The witness named by the leading line markers of preprocessed FILE:
+ * 2 with its C in *C, 1 for one of the older name without C, 0 if none. */
+static int find_witness(const char *file, uint64_t *c)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return 0;
+	char line[PATH_MAX + 64];
+	int found = 0;
+	/* Our -include comes before every other, so its markers are among the
+	 * first lines, before any line of code. */
+	for (int i = 0; i < 64 && !found && fgets(line, sizeof(line), f); i++) {
+		if (line[0] == '\n')
+			continue;
+		if (line[0] != '#')
+			break;
+		char *q = strchr(line, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+		if (!e)
+			continue;
+		*e = '\0';
+		char *base = strrchr(q + 1, '/');
+		base = base ? base + 1 : q + 1;
+		unsigned long long cc, pp;
+		int len = 0;
+		if (sscanf(base, "tools-%16llx-%16llx.h%n", &cc, &pp, &len) == 2 &&
+		    len == 6 + 16 + 1 + 16 + 2 && !base[len]) {
+			*c = cc;
+			found = 2;
+		} else if (sscanf(base, "tools-%16llx.h%n", &cc, &len) == 1 &&
+			   len == 6 + 16 + 2 && !base[len]) {
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int witness_verify(const char *file, const char *plugin, const char *asdir)
+{
+	uint64_t theirs = 0, ours;
+	char plugin_real[PATH_MAX], as_real[PATH_MAX];
+	int w = find_witness(file, &theirs);
+	if (!w)
+		return 0;
+	if (hash_tools(plugin, asdir, &ours, plugin_real, as_real)) {
+		fprintf(stderr, "kcfi-gcc: error: %s was preprocessed by kcfi-gcc, "
+			"whose tools cannot be compared with these: cannot read %s or %s/as\n",
+			file, plugin, asdir);
+		return 1;
+	}
+	if (w == 2 && theirs == ours)
+		return 0;
+	char buf[32] = "an older version";
+	if (w == 2)
+		snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)theirs);
+	fprintf(stderr, "kcfi-gcc: error: %s was preprocessed by a kcfi-gcc with other tools "
+		"(%s) than this one's %s, %s and kcfi-gcc (%016llx): their type ids and "
+		"checks could differ; compile it where it was preprocessed "
+		"(with distcc: the same kcfi-as on every host)\n",
+		file, buf, plugin_real, as_real, (unsigned long long)ours);
+	return 1;
 }

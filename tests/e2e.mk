@@ -26,6 +26,8 @@
 #   refused      options kcfi-gcc refuses up front, and neighbours that work
 #   install      make install DESTDIR=...; the installed kcfi-gcc builds the demo
 #   ccache       CC="ccache kcfi-gcc" misses after the plugin or kcfi-as changed
+#   distcc       CC="distcc kcfi-gcc": remote objects identical to local ones;
+#                a remote with other tools or none: local compile, never unchecked
 #   as-cache     the remembered `gcc -print-prog-name=as`: used, and not used
 #                once an `as`, the compiler or the entry changed
 #   extern-stubs -fsanitize-kcfi-extern-stubs: libc through pointers, typed
@@ -60,6 +62,7 @@ E2E_TESTS = \
 	tests/e2e/refused.sh \
 	tests/e2e/install.sh \
 	tests/e2e/ccache.sh \
+	tests/e2e/distcc.sh \
 	tests/e2e/as-cache.sh \
 	tests/e2e/extern-stubs.sh \
 	tests/e2e/options.sh \
