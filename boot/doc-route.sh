@@ -30,7 +30,8 @@ small) DOC_ROUTE_TIMEOUT=${DOC_ROUTE_TIMEOUT:-1800} ;;
 defconfig) DOC_ROUTE_TIMEOUT=${DOC_ROUTE_TIMEOUT:-5400} ;;
 *) echo "doc-route: DOC_ROUTE_CONFIG must be small or defconfig, not '$PROFILE'" >&2; exit 2 ;;
 esac
-log() { printf 'doc-route: %s\n' "$*" >&2; }
+. "$here/lib.sh"
+log() { printf 'doc-route: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 fail() { log "FAIL: $*"; echo "doc-route $PROFILE: FAIL: $*"; exit 1; }
 
 [ "$(uname -m)" = x86_64 ] || { echo "doc-route: the documented native route is x86_64's"; exit 77; }
@@ -59,12 +60,8 @@ fi
 tarball=$(sed -nE 's/.*tar -xf ([^ ]+).*/\1/p' <<< "$setup" | head -1)
 [ -f "$tarball" ] || fail "$tarball (named in doc/kernel.md 1) is missing: apt-get install linux-source-6.12"
 
-if [ -z "${KCFI_BOOT_CACHE:-}" ]; then
-	KCFI_BOOT_CACHE=/var/cache/kcfi-boot
-	mkdir -p "$KCFI_BOOT_CACHE" 2>/dev/null && [ -w "$KCFI_BOOT_CACHE" ] ||
-		KCFI_BOOT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/kcfi-boot
-fi
-work=$KCFI_BOOT_CACHE/doc-route-$PROFILE
+boot_cache || fail "no cache directory"
+work=$CACHE/doc-route-$PROFILE
 rm -rf "$work" && mkdir -p "$work" || fail "cannot make $work"
 printf '%s\n' "$setup" "$build" > "$work/commands.sh"
 log "running doc/kernel.md 1-2 ($PROFILE) in $work; commands in $work/commands.sh, output in $work/build.log"
@@ -89,6 +86,5 @@ cfi=$(nm "$tree/vmlinux" | grep -c ' __cfi_')
 [ "$cfi" -ge 1000 ] || fail "only $cfi __cfi_ preambles in vmlinux"
 
 OUT=$work CROSS= KARCH=x86_64 PROOF=
-. "$here/lib.sh"
 kcfi_audit "$tree/vmlinux" || fail "kcfi-audit:$PROOF (report: $tree/vmlinux.audit)"
 echo "doc-route $PROFILE: PASS in ${secs}s: CFI_CLANG=y, no orphan section, __cfi_=$cfi,$PROOF"
