@@ -12,13 +12,14 @@
 #   DOC_ROUTE_CONFIG  defconfig: the commands exactly as written (x86_64,
 #                     ~40 min on 2 cores); small (default, CI): the same with
 #                     the one word "defconfig" of the configuration step read as
-#                     "tinyconfig" (~5 min)
+#                     "tinyconfig", and ARCH=x86_64 in the environment (~5 min)
 #   KCFI_BOOT_CACHE   where the tree is unpacked (as boot-check.sh)
 #   DOC_ROUTE_TIMEOUT seconds for the whole route (default 1800, defconfig 5400)
 # What must hold: every command succeeds, CONFIG_CFI_CLANG survives
 # configuration, the build log names no orphan section (Linux makes orphans
 # errors under CONFIG_WERROR, as x86_64's defconfig has it, and warnings
-# otherwise), and kcfi-audit finds the kernel instrumented with 0 unchecked.
+# otherwise), and kcfi-audit finds the kernel instrumented with 0 unchecked;
+# the defconfig kernel then boots to our init (boot/init.c) under QEMU.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -56,6 +57,9 @@ if [ "$PROFILE" = small ]; then
 	grep -qx 'make CC=kcfi-gcc defconfig' <<< "$build" ||
 		fail "doc/kernel.md 2 has no line 'make CC=kcfi-gcc defconfig' to read as tinyconfig"
 	build=$(sed 's/^make CC=kcfi-gcc defconfig$/make CC=kcfi-gcc tinyconfig/' <<< "$build")
+	# Without ARCH, kbuild's ARCH is "x86", where allnoconfig (under
+	# tinyconfig) answers no to 64BIT: a 32-bit kernel, which has no KCFI.
+	export ARCH=x86_64
 fi
 tarball=$(sed -nE 's/.*tar -xf ([^ ]+).*/\1/p' <<< "$setup" | head -1)
 [ -f "$tarball" ] || fail "$tarball (named in doc/kernel.md 1) is missing: apt-get install linux-source-6.12"
@@ -87,4 +91,24 @@ cfi=$(nm "$tree/vmlinux" | grep -c ' __cfi_')
 
 OUT=$work CROSS= KARCH=x86_64 PROOF=
 kcfi_audit "$tree/vmlinux" || fail "kcfi-audit:$PROOF (report: $tree/vmlinux.audit)"
-echo "doc-route $PROFILE: PASS in ${secs}s: CFI_CLANG=y, no orphan section, __cfi_=$cfi,$PROOF"
+# A defconfig kernel also boots (tinyconfig has no console to read): our
+# init under QEMU with 2 CPUs must run, with no CFI failure and no warning
+# on the way.  The user's kernel has no LKDTM, so nothing is provoked.
+booted=
+if [ "$PROFILE" = defconfig ]; then
+	arch_vars x86_64 && mkdir -p "$CACHE/tools" || fail "no QEMU settings for x86_64"
+	[ -x "$CACHE/tools/gen_init_cpio" ] || gcc -O2 -o "$CACHE/tools/gen_init_cpio" "$tree/usr/gen_init_cpio.c" ||
+		fail "cannot build gen_init_cpio"
+	initramfs x86_64 "$work/initramfs.cpio" || fail "cannot build the initramfs"
+	log "booting the kernel (console $work/console.log)"
+	timeout 600 "${QEMU[@]}" -smp 2 -m 1024 -accel tcg -display none -monitor none \
+		-serial "file:$work/console.log" -no-reboot -kernel "$tree/arch/x86/boot/bzImage" \
+		-initrd "$work/initramfs.cpio" -append "console=$CONSOLE panic=-1 $EXTRA_APPEND" \
+		> "$work/qemu.log" 2>&1
+	grep -q 'kcfi-boot: init running' "$work/console.log" || fail "the kernel never ran init (see $work/console.log)"
+	grep -Eq 'smp: Brought up [0-9]+ nodes?, 2 CPUs' "$work/console.log" || fail "2 CPUs did not come up"
+	bad=$(grep -E 'CFI failure|WARNING:|BUG:|Oops' "$work/console.log" | head -1)
+	[ -z "$bad" ] || fail "on the console: $bad"
+	booted=", booted to init on 2 CPUs with no CFI failure or warning"
+fi
+echo "doc-route $PROFILE: PASS in ${secs}s: CFI_CLANG=y, no orphan section, __cfi_=$cfi,$PROOF$booted"
