@@ -1,7 +1,7 @@
 #!/bin/sh
 # CC="distcc kcfi-gcc" against distccd servers on 127.0.0.1, each started
 # here on a free port and stopped by its pid.  distcc preprocesses locally
-# (with kcfi-gcc's tool witness, asmpass/tool-witness.c) and the server runs
+# (with kcfi-gcc's tool witness, driver/tool-witness.c) and the server runs
 # kcfi-gcc on the .i:
 #   same     the same tools: every unit is compiled remotely, and its object
 #            is byte-identical to a local compile (-O2; with -g, to a local

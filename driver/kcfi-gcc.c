@@ -22,8 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "asmpass/finish-asm.h"
-#include "asmpass/tool-witness.h"
+#include "driver/finish-asm.h"
+#include "driver/tool-witness.h"
 
 struct args {
 	char **v;
