@@ -12,7 +12,7 @@
 #   missing  kcfi-gcc allowed but not installed, and
 #   stock    a distccd that does not allow kcfi-gcc at all: distcc
 #            compiles locally, and the object has its checks.
-# Pump mode is not tested: Debian 12's include server fails (README).
+# Pump mode is not tested: Debian 12's include server fails (doc/manual.md, "Distributed builds").
 . "$top_srcdir/tests/e2e/lib.sh"
 command -v distcc >/dev/null && command -v distccd >/dev/null ||
 	skip "distcc is not installed (scripts/install-deps.sh)"
