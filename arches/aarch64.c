@@ -1,6 +1,6 @@
 /* aarch64: the KCFI sequence Linux 6.12's arm64 BRK handler decodes.
  *
- * Call site (README "What is emitted"), immediately before the transfer:
+ * Call site (doc/manual.md "What is emitted"), immediately before the transfer:
  *	ldur	w16, [xN, #-(4M+4)]	the callee's id, stored before its entry
  *	movk	w17, #(H & 0xffff)	the expected id; both halves are written,
  *	movk	w17, #(H >> 16), lsl #16  so x17's old contents do not matter

@@ -1,6 +1,6 @@
 /* riscv64: the KCFI sequence Linux 6.12's riscv trap handler decodes.
  *
- * Call site (README "What is emitted"), immediately before the transfer:
+ * Call site (doc/manual.md "What is emitted"), immediately before the transfer:
  *	lw	t1, -(M*n+4)(rN)	the callee's id; n = 2 with RVC, else 4
  *	lui	t2, hi20		t2 = the expected id, sign-extended like
  *	addiw	t2, t2, lo12		  lw's result (see materialise())
@@ -16,7 +16,7 @@
  * comparison, same length, same registers, operands swapped).  Clang
  * leaves tail calls as "jr rN", which RVC turns into c.jr, which the decoder
  * does not know; here they are spelled as a 32-bit "jalr zero, 0(rN)", so
- * the report names the target (README "Differences from Clang").  A target in t1 or t2 moves
+ * the report names the target (doc/manual.md "Differences from Clang").  A target in t1 or t2 moves
  * that scratch to the first of t3..t6 it does not collide with; the beq
  * still takes the expected-id register as rs1 and the loaded one as rs2.
  *

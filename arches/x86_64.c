@@ -1,6 +1,6 @@
 /* x86_64: the KCFI sequences Linux 6.12 decodes and FineIBT rewrites.
  *
- * Call site (README "What is emitted"): 6+4+2+2 bytes immediately before
+ * Call site (doc/manual.md "What is emitted"): 6+4+2+2 bytes immediately before
  * the transfer, through the register R the branch uses (x86_check_reg):
  *	movl	$-H, %r10d		41 ba imm32
  *	addl	-(M+4)(%R), %r10d	44/45 03 modrm disp8

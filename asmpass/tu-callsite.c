@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "asmpass/tu-state.h"
 
 bool tu_lenient(const struct pending_call *c)

@@ -1,4 +1,4 @@
-/* .debug_srcinfo records (asmpass/exempt.h) as the TU is streamed: the
+/* .debug_srcinfo records (common/exempt.h) as the TU is streamed: the
  * branches left unchecked on purpose, #APP blocks, and the extent of every
  * function kcfi-as instrumented, so kcfi-audit can tell those apart from a
  * lost check. */
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "asmpass/tu-state.h"
 
 /* One record: START (text), .Lkcfi_exemptEND, R.  A 32-bit target has no

@@ -10,7 +10,7 @@
 #include "asmpass/arch.h"
 #include "asmpass/diag.h"
 #include "asmpass/directive.h"
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "asmpass/section.h"
 #include "asmpass/sink.h"
 #include "asmpass/stmt.h"

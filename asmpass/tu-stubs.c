@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "asmpass/tu-state.h"
 #include "common/kcfi-targets.h"
 

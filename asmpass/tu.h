@@ -36,7 +36,7 @@ struct tu_stats {
 	unsigned typeids;		/* __kcfi_typeid_ symbols */
 	unsigned typeids_skipped;	/* names Clang would not allow either */
 	unsigned stubs;			/* extern stubs (doc/extern-stubs.md) */
-	unsigned exempt_records;	/* .debug_srcinfo records (asmpass/exempt.h) */
+	unsigned exempt_records;	/* .debug_srcinfo records (common/exempt.h) */
 	/* The type cache (typeids/typeid.h): prototypes put together from
 	 * known pieces, and known parameters inside parsed ones. */
 	unsigned long types_assembled, params_reused;

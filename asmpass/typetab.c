@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "asmpass/arch.h"
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "asmpass/sink.h"
 #include "asmpass/typetab.h"
 

@@ -37,7 +37,7 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 struct sink;
 /* ID (defined) goes into code or a symbol: its name is recorded. */
 void typetab_use(struct typetab *t, unsigned id);
-/* The KCFI_TYPE_NAME records (asmpass/exempt.h) of the used types into
+/* The KCFI_TYPE_NAME records (common/exempt.h) of the used types into
  * .debug_srcinfo, one per distinct id and name, so that kcfi-audit can
  * name the type behind an id, as the code of ARCH holds it (arch_code_id()). */
 struct kcfi_arch;

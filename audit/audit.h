@@ -79,7 +79,7 @@ struct type_name {
 	const char *name;	/* "_ZTSFvPiE", in the section's data */
 };
 
-/* Reasons beyond kcfi-as's (asmpass/exempt.h): classifications of the
+/* Reasons beyond kcfi-as's (common/exempt.h): classifications of the
  * audit itself, documented in doc/kcfi-audit.md. */
 enum { AUDIT_EXEMPT_PLT = 8, MAX_REASON = 16 };
 const char *audit_reason_name(unsigned r);

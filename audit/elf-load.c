@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "audit/audit.h"
 
 static int fail(struct audit_file *f, const char *what)

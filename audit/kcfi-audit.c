@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "audit/audit.h"
 #include "audit/tables.h"
 #include "audit/targets.h"

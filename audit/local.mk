@@ -14,6 +14,6 @@ kcfi_audit_SOURCES = \
 	audit/decode-aarch64.c \
 	audit/decode-riscv64.c \
 	audit/decode-arm.c \
-	asmpass/exempt.h
+	common/exempt.h
 kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 kcfi_audit_LDADD = libtypeids.a $(AUDIT_LIBS)

@@ -1,5 +1,5 @@
 /* The two tables the checks are judged against: .debug_srcinfo (what
- * kcfi-as left unchecked on purpose, asmpass/exempt.h) and .kcfi_traps
+ * kcfi-as left unchecked on purpose, common/exempt.h) and .kcfi_traps
  * (the traps Linux recognises, doc/abi.md).  Both hold places in code: in
  * a relocatable object as relocations, in a linked file as values. */
 #include "config.h"
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asmpass/exempt.h"
+#include "common/exempt.h"
 #include "audit/audit.h"
 #include "audit/tables.h"
 #include "typeids/typeid.h"

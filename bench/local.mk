@@ -15,8 +15,8 @@ bench: all bench/cpu-ms$(EXEEXT) tests/typeids/gen-protos$(EXEEXT) tests/typeids
 bench-typeids-kernel: all bench/cpu-ms$(EXEEXT)
 	sh $(srcdir)/bench/typeids-kernel.sh $(abs_top_builddir)
 # GNU binutils' own DejaGnu suites, built with gcc, kcfi-gcc, clang-19 and
-# kcfi-gcc -fsanitize-kcfi-extern-stubs (doc/real-programs.md): about 25 min
-# per compiler on 2 cores; builds are reused while a compiler is unchanged.
+# kcfi-gcc -fsanitize-kcfi-extern-stubs (doc/real-programs.md); builds are
+# reused while a compiler is unchanged.
 # The whole directory: binutils-suites.sh applies every patch in it, so a
 # patch left out of a list here changed what a tarball's "+fixes" runs.
 EXTRA_DIST += bench/binutils-suites.sh bench/patches

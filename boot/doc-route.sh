@@ -9,10 +9,10 @@
 # Usage: boot/doc-route.sh    (normally `make doc-route-check`)
 # Environment:
 #   KCFI_BUILDDIR     kcfi-as build tree (default: the directory above this script)
-#   DOC_ROUTE_CONFIG  defconfig: the commands exactly as written (x86_64,
-#                     ~40 min on 2 cores); small (default, CI): the same with
-#                     the one word "defconfig" of the configuration step read as
-#                     "tinyconfig", and ARCH=x86_64 in the environment (~5 min)
+#   DOC_ROUTE_CONFIG  defconfig: the commands exactly as written (x86_64);
+#                     small (default, CI): the same with the one word
+#                     "defconfig" of the configuration step read as
+#                     "tinyconfig", and ARCH=x86_64 in the environment
 #   KCFI_BOOT_CACHE   where the tree is unpacked (as boot-check.sh)
 #   DOC_ROUTE_TIMEOUT seconds for the whole route (default 1800, defconfig 5400)
 # What must hold: every command succeeds, CONFIG_CFI_CLANG survives

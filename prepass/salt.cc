@@ -18,7 +18,7 @@
  * Clang's other type attribute that changes ids, address_space(N), is not
  * registered: GCC ignores it with a -Wattributes warning, and registering
  * it would make __has_attribute(address_space) true for code that only
- * uses it where the compiler has it (README, type-id divergences).
+ * uses it where the compiler has it (doc/manual.md, type-id divergences).
  */
 #include "kcfi-plugin.h"
 #include "target.h"

@@ -1,7 +1,7 @@
 # tests/differential/: type ids through kcfi-gcc against clang-19 and
 # clang-22 on thousands of random prototypes, and -fsanitize-kcfi-arity
-# preambles against clang-22 on random definitions (about 40 s; not in
-# `make check`, run by .ci/run):
+# preambles against clang-22 on random definitions (not in `make check`,
+# run by .ci/run):
 #   make check-differential
 EXTRA_DIST += tests/differential/typeids.sh tests/differential/definitions.c \
 	tests/differential/arity.sh

@@ -41,7 +41,7 @@ awk -v name="$T/in.s" '
 
 # shape OUT: OUT with the ids replaced by V; checks that the id of f<I>
 # depends on I % 40 only, and takes 40 different values, and that the
-# type name records at the end (asmpass/exempt.h) name those 40, which it
+# type name records at the end (common/exempt.h) name those 40, which it
 # leaves out.
 shape() {
 	awk '/^\t\.pushsection\t\.debug_srcinfo,/ { names = 1 }

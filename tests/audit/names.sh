@@ -2,7 +2,7 @@
 # kcfi-audit --targets names the type behind each id: kcfi-as records the
 # mangled name of every id it puts in a preamble, a check or a
 # __kcfi_typeid_ symbol (KCFI_TYPE_NAME records of .debug_srcinfo,
-# asmpass/exempt.h).  names.c has one checked call of each of five types,
+# common/exempt.h).  names.c has one checked call of each of five types,
 # with 5, 4, 3, 2 and 1 functions: each line of the most permissive list
 # must carry the id (computed here, independently) and the mangled name of
 # its type.  Then: the CSV and JSON type column, both hashes, names merged

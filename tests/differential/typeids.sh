@@ -212,7 +212,7 @@ M
 }
 
 norm=-fsanitize-cfi-icall-experimental-normalize-integers
-# Clang 21 and earlier keep transparent unions (README).
+# Clang 21 and earlier keep transparent unions (doc/manual.md, type-id divergences).
 old_tu=-fplugin-arg-kcfi-transparent-union=union
 models
 definitions "clang-19 xxHash64" "$CLANG19" "" "-fsanitize-kcfi-hash=xxHash64 $old_tu"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # kcfi-gcc remembers which `as` the compiler would run (pass_real_as in
-# asmpass/kcfi-gcc.c) instead of asking `gcc -print-prog-name=as` on every
+# driver/kcfi-gcc.c) instead of asking `gcc -print-prog-name=as` on every
 # compile.  The remembered answer is used while nothing that decides it has
 # changed, and never once something has: a new `as` in a -B directory, an
 # `as` that is no longer executable, another compiler binary, a corrupt entry.

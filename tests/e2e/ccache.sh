@@ -1,6 +1,6 @@
 #!/bin/sh
 # CC="ccache kcfi-gcc": a cached object is reused only while the plugin and
-# kcfi-as are the same bytes (asmpass/tool-witness.c).  Real ccache with its
+# kcfi-as are the same bytes (driver/tool-witness.c).  Real ccache with its
 # default settings (direct mode), and in preprocessor mode: the second
 # compile hits; after one byte of the plugin or of kcfi-as changes, the next
 # compile misses and its object is the new tools' output; then it hits again.

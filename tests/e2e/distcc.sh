@@ -1,7 +1,7 @@
 #!/bin/sh
 # CC="distcc kcfi-gcc" against distccd servers on 127.0.0.1, each started
 # here on a free port and stopped by its pid.  distcc preprocesses locally
-# (with kcfi-gcc's tool witness, asmpass/tool-witness.c) and the server runs
+# (with kcfi-gcc's tool witness, driver/tool-witness.c) and the server runs
 # kcfi-gcc on the .i:
 #   same     the same tools: every unit is compiled remotely, and its object
 #            is byte-identical to a local compile (-O2; with -g, to a local
@@ -12,7 +12,7 @@
 #   missing  kcfi-gcc allowed but not installed, and
 #   stock    a distccd that does not allow kcfi-gcc at all: distcc
 #            compiles locally, and the object has its checks.
-# Pump mode is not tested: Debian 12's include server fails (README).
+# Pump mode is not tested: Debian 12's include server fails (doc/manual.md, "Distributed builds").
 . "$top_srcdir/tests/e2e/lib.sh"
 command -v distcc >/dev/null && command -v distccd >/dev/null ||
 	skip "distcc is not installed (scripts/install-deps.sh)"

@@ -404,7 +404,7 @@ for f in arm-thumb arm-arm; do
 done
 
 # The type name records at the end of each expectation (KCFI_TYPE_NAME,
-# asmpass/exempt.h): each id is the FNV-1a of its name, and the name fits
+# common/exempt.h): each id is the FNV-1a of its name, and the name fits
 # the records that follow (N * 24 bytes with its NUL).
 for e in "$G"/*.expected; do
 	f=$(basename "$e" .expected)

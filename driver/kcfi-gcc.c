@@ -22,8 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "asmpass/finish-asm.h"
-#include "asmpass/tool-witness.h"
+#include "driver/finish-asm.h"
+#include "driver/tool-witness.h"
 
 struct args {
 	char **v;
@@ -185,44 +185,6 @@ static void x86_note(struct x86_opts *o, const char *a)
 		o->indirect_branch = a + 18;
 }
 
-static bool x86_32_mode(const char *triple, const char *mode);
-
-/* One line saying why, or 0 if kcfi-as can handle what GCC will print
- * for TRIPLE. */
-static int x86_refuse(const struct x86_opts *o, const char *triple)
-{
-	const char *why = NULL, *what = NULL;
-	char both[64];
-	if (o->masm && strcmp(o->masm, "att") != 0) {
-		what = o->masm - 6;
-		why = "kcfi-as reads AT&T syntax";
-	} else if (o->mode && !strcmp(o->mode, "-mx32")) {
-		what = o->mode;
-		why = "kcfi-as has no backend for x32, 64-bit code with 32-bit pointers; "
-		      "-m32 and -m64 have one";
-	} else if (o->mode && !strcmp(o->mode, "-m16")) {
-		what = o->mode;
-		why = "kcfi-as has no backend for 16-bit code";
-	} else if (o->profile && o->cmodel && !strcmp(o->cmodel, "large")) {
-		snprintf(both, sizeof(both), "%s with -mcmodel=large", o->profile);
-		what = both;
-		why = "GCC calls the profiler through a register, unannotated";
-	} else if (o->indirect_branch && !strcmp(o->indirect_branch, "thunk-inline") &&
-		   x86_32_mode(triple, o->mode)) {
-		what = o->indirect_branch - 18;
-		why = "with -m32: kcfi-as reads GCC's inline retpoline in 64-bit code only; "
-		      "-mindirect-branch=thunk and thunk-extern work";
-	} else if (o->instrument_return && strcmp(o->instrument_return, "none") != 0) {
-		what = o->instrument_return - 20;
-		why = "GCC puts it between a check and the tail call the check guards";
-	}
-	if (!what)
-		return 0;
-	fprintf(stderr, "kcfi-gcc: error: %s is not supported with -fsanitize=kcfi (%s)\n",
-		what, why);
-	return 1;
-}
-
 static bool x86_triple(const char *t)
 {
 	return !strncmp(t, "x86_64", 6) || !strncmp(t, "amd64", 5) ||
@@ -298,16 +260,117 @@ static bool x86_32(const struct driver *d)
 	return x86_32_mode(d->triple, d->x86.mode);
 }
 
-/* The register x86_64's check reads a retpoline call's target from: Linux
- * rewrites checked thunk calls for FineIBT assuming %r11, so kcfi-as moves
- * every other target there.  The plugin lets the register allocator put it
- * there first (prepass/call-reg.cc), as LLVM does: 3 bytes less a check. */
-static const char *x86_call_reg(const struct driver *d)
+/* One line saying why, or 0 if kcfi-as can handle what GCC will print. */
+static int x86_refuse(const struct driver *d)
+{
+	const struct x86_opts *o = &d->x86;
+	const char *why = NULL, *what = NULL;
+	char both[64];
+	if (o->masm && strcmp(o->masm, "att") != 0) {
+		what = o->masm - 6;
+		why = "kcfi-as reads AT&T syntax";
+	} else if (o->mode && !strcmp(o->mode, "-mx32")) {
+		what = o->mode;
+		why = "kcfi-as has no backend for x32, 64-bit code with 32-bit pointers; "
+		      "-m32 and -m64 have one";
+	} else if (o->mode && !strcmp(o->mode, "-m16")) {
+		what = o->mode;
+		why = "kcfi-as has no backend for 16-bit code";
+	} else if (o->profile && o->cmodel && !strcmp(o->cmodel, "large")) {
+		snprintf(both, sizeof(both), "%s with -mcmodel=large", o->profile);
+		what = both;
+		why = "GCC calls the profiler through a register, unannotated";
+	} else if (o->indirect_branch && !strcmp(o->indirect_branch, "thunk-inline") &&
+		   x86_32(d)) {
+		what = o->indirect_branch - 18;
+		why = "with -m32: kcfi-as reads GCC's inline retpoline in 64-bit code only; "
+		      "-mindirect-branch=thunk and thunk-extern work";
+	} else if (o->instrument_return && strcmp(o->instrument_return, "none") != 0) {
+		what = o->instrument_return - 20;
+		why = "GCC puts it between a check and the tail call the check guards";
+	}
+	if (!what)
+		return 0;
+	fprintf(stderr, "kcfi-gcc: error: %s is not supported with -fsanitize=kcfi (%s)\n",
+		what, why);
+	return 1;
+}
+
+/* -fsanitize-kcfi-arity as Clang 22 takes it: for 64-bit Linux targets
+ * only, and only x86_64's preamble has a place for the arity (aarch64 and
+ * riscv64 accept the option and emit what they would without it). */
+enum arity_policy { ARITY_REFUSED, ARITY_IGNORED, ARITY_WRITTEN };
+
+/* What differs between families of targets, in one place rather than in
+ * tests of the triple wherever an option is handled. */
+struct target_policy {
+	bool (*is)(const struct driver *d);	/* NULL: every target */
+	/* Options after which GCC prints code kcfi-as cannot instrument:
+	 * nonzero after one line saying why. */
+	int (*refuse)(const struct driver *d);
+	/* Linux rewrites checked retpoline calls for FineIBT assuming their
+	 * target is in this register, so kcfi-as moves every other target
+	 * there; the plugin lets the register allocator put it there first
+	 * (prepass/call-reg.cc), as LLVM does: 3 bytes less a check. */
+	const char *retpoline_call_reg;
+	enum arity_policy arity;
+	/* Typed stubs for library functions (doc/extern-stubs.md): why they
+	 * cannot work for this target, if they cannot. */
+	const char *no_extern_stubs;
+	bool as_mode;		/* -m32/-m64 pick kcfi-as's backend, as gas's mode */
+	const char *mode_option;	/* picks this family on another's compiler */
+};
+
+/* -mx32 and -m16 count here, where x86_refuse names them. */
+static bool is_x86_64(const struct driver *d)
+{
+	return x86_triple(d->triple) && !x86_32(d);
+}
+
+static bool is_i386(const struct driver *d)
+{
+	return x86_32(d);
+}
+
+static bool is_aarch64(const struct driver *d)
+{
+	return !strncmp(d->triple, "aarch64", 7);
+}
+
+static bool is_riscv64(const struct driver *d)
+{
+	return !strncmp(d->triple, "riscv64", 7);
+}
+
+static const struct target_policy targets[] = {
+	{ .is = is_x86_64, .refuse = x86_refuse, .retpoline_call_reg = "r11",
+	  .arity = ARITY_WRITTEN, .as_mode = true },
+	{ .is = is_i386, .refuse = x86_refuse, .arity = ARITY_REFUSED,
+	  .no_extern_stubs = "not on i386 (-m32): a stub would need the GOT pointer in %ebx, "
+			     "which nothing sets up on the way in from a function pointer",
+	  .as_mode = true, .mode_option = "-m32" },
+	{ .is = is_aarch64, .arity = ARITY_IGNORED },
+	{ .is = is_riscv64, .arity = ARITY_IGNORED },
+	/* arm, and targets kcfi-as has no backend for. */
+	{ .is = NULL, .arity = ARITY_REFUSED },
+};
+
+static const struct target_policy *target_of(const struct driver *d)
+{
+	const struct target_policy *t = targets;
+	while (t->is && !t->is(d))
+		t++;
+	return t;
+}
+
+/* The register the check reads a retpoline call's target from, if the
+ * plugin is to load it there. */
+static const char *retpoline_call_reg(const struct driver *d)
 {
 	const char *ib = d->x86.indirect_branch;
-	if (!x86_triple(d->triple) || x86_32(d) || !ib || !strncmp(ib, "keep", 5))
+	if (!ib || !strncmp(ib, "keep", 5))
 		return NULL;
-	return "r11";
+	return target_of(d)->retpoline_call_reg;
 }
 
 /* Typed stubs for library functions (doc/extern-stubs.md) serve programs
@@ -331,31 +394,27 @@ static bool extern_stubs_possible(const struct driver *d)
 	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
 		why = "a stub reaches the GOT with a 32-bit displacement, "
 		      "which -mcmodel=large does not promise";
-	else if (x86_32(d))
-		why = "not on i386 (-m32): a stub would need the GOT pointer in %ebx, "
-		      "which nothing sets up on the way in from a function pointer";
+	else
+		why = target_of(d)->no_extern_stubs;
 	if (!why)
 		return true;
 	fprintf(stderr, "kcfi-gcc: error: -fsanitize-kcfi-extern-stubs: %s\n", why);
 	return false;
 }
 
-/* -fsanitize-kcfi-arity as Clang 22 takes it: for 64-bit Linux targets
- * only, and only x86_64's preamble has a place for the arity (aarch64 and
- * riscv64 accept the option and emit what they would without it).  True
- * if the plugin is to write arities. */
+/* True if the plugin is to write arities (see enum arity_policy). */
 static bool arity_wanted(const struct driver *d, bool *refused)
 {
 	*refused = false;
 	if (!d->arity || !d->enabled)
 		return false;
-	bool x86 = x86_triple(d->triple);
-	if (x86 ? !x86_32(d) : (!strncmp(d->triple, "aarch64", 7) ||
-				!strncmp(d->triple, "riscv64", 7)))
-		return x86;
-	fprintf(stderr, "kcfi-gcc: error: target '%s'%s is unsupported by "
+	const struct target_policy *t = target_of(d);
+	if (t->arity != ARITY_REFUSED)
+		return t->arity == ARITY_WRITTEN;
+	fprintf(stderr, "kcfi-gcc: error: target '%s'%s%s is unsupported by "
 		"-fsanitize-kcfi-arity (as with Clang: 64-bit Linux targets only)\n",
-		d->triple, x86 && d->x86.mode ? " with -m32" : "");
+		d->triple, t->mode_option && d->x86.mode ? " with " : "",
+		t->mode_option && d->x86.mode ? t->mode_option : "");
 	*refused = true;
 	return false;
 }
@@ -876,9 +935,8 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 			"-wrapper is taken" : "a comma in a path cannot pass through -wrapper");
 		return;
 	}
-	/* kcfi-as picks the x86 backend by the assembler's mode as gas does;
-	 * the driver passes that to as, not to cc1. */
-	const char *mode = !x86_triple(d->triple) || !d->x86.mode ? "" :
+	/* The driver passes the mode to as, not to cc1. */
+	const char *mode = !target_of(d)->as_mode || !d->x86.mode ? "" :
 			   !strcmp(d->x86.mode, "-m32") ? ",--32" :
 			   !strcmp(d->x86.mode, "-m64") ? ",--64" : "";
 	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
@@ -921,7 +979,7 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, "-fplugin-arg-kcfi-extern-stubs");
 	if (d->plugin_arity)
 		push(out, "-fplugin-arg-kcfi-arity");
-	const char *call_reg = x86_call_reg(d);
+	const char *call_reg = retpoline_call_reg(d);
 	if (call_reg)
 		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", call_reg));
 	if (d->cs_prefix)
@@ -1006,7 +1064,7 @@ int main(int argc, char **argv)
 	 * without the exit-time leak report of sanitizer builds. */
 	if (!read_options(&d, argc, argv))
 		_exit(1);
-	if (d.enabled && x86_triple(d.triple) && x86_refuse(&d.x86, d.triple))
+	if (d.enabled && target_of(&d)->refuse && target_of(&d)->refuse(&d))
 		_exit(1);
 	bool arity_refused;
 	d.plugin_arity = arity_wanted(&d, &arity_refused);

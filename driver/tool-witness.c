@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "asmpass/tool-witness.h"
+#include "driver/tool-witness.h"
 
 /* FNV-1a 64 over a file's bytes (a naming hash, nothing secret). */
 static int hash_file(const char *path, uint64_t *h)

@@ -30,8 +30,8 @@
  * .debug_kcfi_exempt (placed in Linux by a patch of ours); kcfi-audit still
  * reads that name, so older objects and kernels keep being audited.
  */
-#ifndef KCFI_ASMPASS_EXEMPT_H
-#define KCFI_ASMPASS_EXEMPT_H
+#ifndef KCFI_COMMON_EXEMPT_H
+#define KCFI_COMMON_EXEMPT_H
 
 #include <string.h>
 

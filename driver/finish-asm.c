@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "asmpass/finish-asm.h"
+#include "driver/finish-asm.h"
 
 static int run(char **argv)
 {

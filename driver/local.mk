@@ -1,0 +1,54 @@
+# driver/: kcfi-gcc, the compiler driver wrapper that puts the plugin and
+# kcfi-as (asmpass/bin/as) into a GCC command line.
+bin_PROGRAMS += kcfi-gcc
+kcfi_gcc_LDFLAGS = $(TOOL_LDFLAGS)
+kcfi_gcc_SOURCES = driver/kcfi-gcc.c driver/tool-witness.c driver/tool-witness.h \
+	driver/finish-asm.c driver/finish-asm.h
+kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKCFI_NATIVE_TRIPLE='"$(NATIVE_TRIPLE)"' \
+	-DKCFI_DEFAULT_GCC_MAJOR='"$(PLUGIN_CC_MAJOR)"' \
+	-DKCFI_PKGLIBDIR='"$(pkglibdir)"' -DKCFI_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
+	-DKCFI_BINDIR='"$(bindir)"'
+
+# <triple>-kcfi-gcc for every cross compiler the plugin is built for: kcfi-gcc
+# reads the target compiler off its own name (build tree and installed alike).
+KCFI_CROSS_DRIVERS = $(CROSS_TRIPLES:%=%-kcfi-gcc)
+all-local: $(KCFI_CROSS_DRIVERS)
+$(KCFI_CROSS_DRIVERS): kcfi-gcc$(EXEEXT)
+	$(AM_V_GEN)rm -f $@ && $(LN_S) kcfi-gcc$(EXEEXT) $@
+CLEANFILES += $(KCFI_CROSS_DRIVERS)
+install-exec-local: install-kcfi-cross-drivers
+install-kcfi-cross-drivers:
+	@for t in $(CROSS_TRIPLES); do \
+	  echo " LN_S     $(bindir)/$$t-kcfi-gcc"; \
+	  $(MKDIR_P) '$(DESTDIR)$(bindir)' && \
+	  rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" && \
+	  $(LN_S) kcfi-gcc$(EXEEXT) "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" || exit 1; \
+	done
+uninstall-local: uninstall-kcfi-cross-drivers
+uninstall-kcfi-cross-drivers:
+	@for t in $(CROSS_TRIPLES); do rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc"; done
+.PHONY: install-kcfi-cross-drivers uninstall-kcfi-cross-drivers
+
+# kcfi-gcc-N for every other native GCC version the plugin is built for:
+# kcfi-gcc wraps gcc-N and loads prepass/plugins/NATIVE/gcc-N/kcfi.so.
+KCFI_VERSION_DRIVERS = $(GCC_VERSIONS:%=kcfi-gcc-%)
+all-local: $(KCFI_VERSION_DRIVERS)
+$(KCFI_VERSION_DRIVERS): kcfi-gcc$(EXEEXT)
+	$(AM_V_GEN)rm -f $@ && $(LN_S) kcfi-gcc$(EXEEXT) $@
+CLEANFILES += $(KCFI_VERSION_DRIVERS)
+install-exec-local: install-kcfi-version-drivers
+install-kcfi-version-drivers:
+	@for v in $(GCC_VERSIONS); do \
+	  echo " LN_S     $(bindir)/kcfi-gcc-$$v"; \
+	  $(MKDIR_P) '$(DESTDIR)$(bindir)' && \
+	  rm -f "$(DESTDIR)$(bindir)/kcfi-gcc-$$v" && \
+	  $(LN_S) kcfi-gcc$(EXEEXT) "$(DESTDIR)$(bindir)/kcfi-gcc-$$v" || exit 1; \
+	done
+uninstall-local: uninstall-kcfi-version-drivers
+uninstall-kcfi-version-drivers:
+	@for v in $(GCC_VERSIONS); do rm -f "$(DESTDIR)$(bindir)/kcfi-gcc-$$v"; done
+.PHONY: install-kcfi-version-drivers uninstall-kcfi-version-drivers
+
+# Manual pages; tests/doc/manpages.sh keeps them and --help in step.
+dist_man_MANS = doc/man/kcfi-gcc.1 doc/man/kcfi-as.1 doc/man/kcfi-typeid.1 doc/man/kcfi-audit.1
