@@ -17,7 +17,7 @@ AUDIT=$top_builddir/kcfi-audit
 # x86_64 traps with ud2 (SIGILL), the others with a breakpoint (SIGTRAP).
 CONFIGS=
 if [ -x "$KCFI_GCC" ] && [ "$(uname -m)" = x86_64 ]; then
-	CONFIGS="x86_64 $KCFI_GCC ${CC:-gcc} # 132 -"
+	CONFIGS="x86_64 $KCFI_GCC ${PLUGIN_CC:-gcc} # 132 -"	# the GCC kcfi-gcc wraps (gcc-11 under make check-gcc11)
 else
 	echo "SKIP x86_64: not an x86_64 host, or kcfi-gcc is not built"
 fi
@@ -75,15 +75,16 @@ audit_is() {
 	done
 }
 
-while read -r name DRIVER PLAIN C trap flags; do
-	[ -n "$name" ] || continue
+# (not "name": check() in tests/lib.sh sets that one)
+while read -r cfg DRIVER PLAIN C trap flags; do
+	[ -n "$cfg" ] || continue
 	[ "$flags" = - ] && flags=
-	run=$(runner "$name")
+	run=$(runner "$cfg")
 	# GCC prints file-scope asm first, unless told to keep the order.
 	for v in -O0 -O2 -O2_-fno-toplevel-reorder; do
 		o=$(echo "$v" | tr _ ' ')
-		w="$name $o"
-		p=$T/$name$v
+		w="$cfg $o"
+		p=$T/$cfg$v
 		if ! "$DRIVER" -fsanitize=kcfi $o $flags -no-pie -S -o "$p.s" "$SRC" 2>"$p.err" ||
 		   ! "$DRIVER" -fsanitize=kcfi $o $flags -no-pie -c -o "$p.o" "$SRC" 2>>"$p.err" ||
 		   ! "$DRIVER" -fsanitize=kcfi $o $flags -no-pie -o "$p" "$p.o" 2>>"$p.err"; then
