@@ -86,6 +86,13 @@ build() {
 		log "$arch/$cc: cached build $key"
 		return 0
 	fi
+	# A build cut short (timeout, end of a session) under the same key
+	# resumes where it stopped: make redoes only what is missing.
+	if [ -f "$O/.config" ] && [ "$(cat "$O/kunit-key.configured" 2>/dev/null)" = "$key" ]; then
+		log "$arch/$cc: resuming the build configured under $key"
+		make_image "$arch" "$cc" "$O" "$key"
+		return
+	fi
 	rm -rf "$O" && mkdir -p "$O" && cat "${frags[@]}" > "$O/allconfig.frag" || return 1
 	log "$arch/$cc: configuring ($base + $(printf '%s ' "${frags[@]##*/}"))"
 	if [ "$base" = allnoconfig ]; then
@@ -96,9 +103,16 @@ build() {
 	local want=("$here/config/kunit/common.config")
 	[ "$cc" = gcc ] || want+=("$here/config/cfi.config")
 	check_config "$O/.config" "${want[@]}" || { log "$arch/$cc: the fragments did not survive Kconfig"; return 1; }
+	echo "$key" > "$O/kunit-key.configured"
+	make_image "$arch" "$cc" "$O" "$key"
+}
+
+# make_image ARCH COMPILER DIR KEY: build (or finish building) the image of
+# the configured tree DIR with the make command line in mk.
+make_image() {
+	local arch=$1 cc=$2 O=$3 key=$4 t0=$SECONDS
 	log "$arch/$cc: building $ARCH_TARGET ($(grep -c '=y' "$O/.config") options on; log $O/build.log)"
-	local t0=$SECONDS
-	(cd "$O" && timeout "$KUNIT_BUILD_TIMEOUT" "${mk[@]}" "$ARCH_TARGET") > "$O/build.log" 2>&1 ||
+	(cd "$O" && timeout "$KUNIT_BUILD_TIMEOUT" "${mk[@]}" "$ARCH_TARGET") >> "$O/build.log" 2>&1 ||
 		{ log "$arch/$cc: build failed or timed out, last lines of $O/build.log:"; tail -n 20 "$O/build.log" >&2; return 1; }
 	log "$arch/$cc: built in $((SECONDS - t0)) s"
 	echo "$key" > "$O/kunit-key"
