@@ -384,6 +384,14 @@ judge() {
 		fi
 	fi
 	kcfi_proof "$vmlinux" || REASONS+=("vmlinux does not look like KCFI: $PROOF")
+	# A kernel configured with KUnit ran its suites before init: all of
+	# them must finish, none may fail (KUnit calls every case through a
+	# pointer, and the suites chosen make indirect calls of their own).
+	if [ -n "$config" ] && grep -qx 'CONFIG_KUNIT=y' "$config"; then
+		kunit_verdict "$raw"
+		PROOF="$PROOF kunit:$KUNIT_SAID"
+		[ -z "$KUNIT_WHY" ] || REASONS+=("KUnit: $KUNIT_WHY")
+	fi
 	if [ -n "${TOOL_ID:-}" ] && [ "$TOOL_ID" != "$want _ZTSFvPiE" ]; then
 		REASONS+=("kcfi-typeid says '$TOOL_ID' for void (int *), expected $want _ZTSFvPiE")
 	fi
@@ -391,6 +399,27 @@ judge() {
 	[ ${#REASONS[@]} -eq 0 ] && verdict=PASS
 	for r in "${REASONS[@]}"; do log "  $arch/$mode$([ "$cfi" = kcfi ] || echo "+$cfi"): $r"; done
 	return 0
+}
+
+# kunit_verdict LOG: read the KTAP of a console (boot/ktap.awk).  Sets
+# KUNIT_SAID (ok/not ok/skipped cases and suites, for PROOF) and KUNIT_WHY
+# (empty when every announced suite finished, at least one case passed and
+# none failed).
+kunit_verdict() {
+	local r
+	r=$(awk -f "$(dirname "${BASH_SOURCE[0]}")/ktap.awk" "$1" | awk -F'\t' '
+		$1 == "case" { n[$3]++; if ($3 == "fail") bad = bad " " $2 }
+		$1 == "plan" { plan = $2 } $1 == "done" { done = $2 } $1 == "last" { last = $2 }
+		END { printf "%d %d %d %d %d %s %s\n", n["ok"], n["fail"], n["skip"], plan, done, last, bad }')
+	local ok fail skip plan done last bad
+	read -r ok fail skip plan done last bad <<< "$r"
+	KUNIT_SAID="ok=$ok,fail=$fail,skip=$skip,suites=$done/$plan"
+	KUNIT_WHY=
+	if [ "${plan:-0}" -eq 0 ]; then KUNIT_WHY="configured, but no KUnit output"
+	elif [ "$done" -lt "$plan" ]; then KUNIT_WHY="stopped after $done of $plan suites (the last one started: $last)"
+	elif [ "$fail" -gt 0 ]; then KUNIT_WHY="$fail case(s) failed: $bad"
+	elif [ "$ok" -eq 0 ]; then KUNIT_WHY="no case passed"
+	fi
 }
 
 # rerandomized_id LOG SHOWN WANT TARGET CFI: SHOWN, the "expected type" of

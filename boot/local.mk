@@ -30,7 +30,7 @@ doc-route-check: all
 # hours per architecture.  KUNIT_ARCHES, KUNIT_COMPILERS narrow it.
 KUNIT_ARCHES ?= x86_64 arm64 riscv64 arm
 KUNIT_COMPILERS ?= kcfi-gcc gcc clang-19
-EXTRA_DIST += boot/kunit-check.sh boot/kunit-lib.sh boot/ktap.awk
+EXTRA_DIST += boot/kunit-check.sh boot/kunit-lib.sh boot/ktap.awk boot/objtool-layout.sh
 .PHONY: kunit-check
 kunit-check: all
 	KUNIT_ARCHES='$(KUNIT_ARCHES)' KUNIT_COMPILERS='$(KUNIT_COMPILERS)' \

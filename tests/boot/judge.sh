@@ -45,7 +45,8 @@ strict_tail() {
 }
 
 # judge_console NAME ARCH MODE VMLINUX: run the judge on $T/c.log; prints
-# PASS/FAIL.  $PROFILE, $CFI and $CONFIG (a .config) are passed on if set.
+# PASS/FAIL, and leaves PROOF in $T/NAME.proof.  $PROFILE, $CFI and $CONFIG
+# (a .config) are passed on if set.
 judge_console() {
 	bash -c '
 		log() { :; }
@@ -53,9 +54,10 @@ judge_console() {
 		arch_vars "$2" >/dev/null
 		judge "$4" "$2" "$3" "$5" "$6" "$7" "$8" "$9"
 		echo "$verdict typeid=$typeid report=$report"
-		for r in "${REASONS[@]}"; do echo "  $r"; done' \
+		for r in "${REASONS[@]}"; do echo "  $r"; done
+		echo "$PROOF" > "${10}"' \
 		judge "$top_srcdir" "$2" "$3" "$T/c.log" fnv1a "$4" "${PROFILE:-small}" \
-		"${CFI:-kcfi}" "${CONFIG:-}" > "$T/$1.out" 2>&1
+		"${CFI:-kcfi}" "${CONFIG:-}" "$T/$1.proof" > "$T/$1.out" 2>&1
 	head -1 "$T/$1.out" | cut -d' ' -f1
 }
 # expect NAME ARCH MODE VMLINUX VERDICT [REASON]: and a FAIL must name REASON.
@@ -127,6 +129,33 @@ expect strict-but-permissive-mode x86_64 permissive "$T/good.elf" FAIL "no WARNI
 
 { echo 'Kernel panic - not syncing: No working init found.'; } > "$T/c.log"
 expect no-init x86_64 strict "$T/good.elf" FAIL "init never ran"
+
+# A kernel built with KUnit runs a few suites before init; all must finish
+# and none may fail.
+echo 'CONFIG_KUNIT=y' > "$T/kunit.config"
+ktap() {
+	echo 'KTAP version 1'; echo '1..2'
+	echo '    KTAP version 1'; echo '    # Subtest: list-kunit-test'; echo '    1..2'
+	echo '    ok 1 list_test_list_init'; echo "    $1 2 list_test_list_add"
+	echo 'ok 1 list-kunit-test'
+	[ "${2:-}" = crash ] && return
+	echo '    KTAP version 1'; echo '    # Subtest: test_sort'; echo '    1..1'
+	echo '    ok 1 test_sort'; echo 'ok 2 test_sort'
+}
+CONFIG=$T/kunit.config
+{ ktap ok; head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect kunit-good x86_64 strict "$T/good.elf" PASS
+grep -q 'kunit:ok=3,fail=0,skip=0,suites=2/2' "$T/kunit-good.proof" &&
+	pass "kunit-good: the proof counts cases and suites" || fail "kunit-good: proof '$(cat "$T/kunit-good.proof")'"
+{ ktap 'not ok'; head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect kunit-case-failed x86_64 strict "$T/good.elf" FAIL "1 case(s) failed: list-kunit-test.list_test_list_add"
+{ ktap ok crash; echo 'Kernel panic - not syncing: Fatal exception'; } > "$T/c.log"
+expect kunit-crashed x86_64 strict "$T/good.elf" FAIL "stopped after 1 of 2 suites (the last one started: list-kunit-test)"
+{ head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect kunit-silent x86_64 strict "$T/good.elf" FAIL "no KUnit output"
+CONFIG=
+{ head_lines; report "$ID"; strict_tail; } > "$T/c.log"
+expect kunit-not-configured x86_64 strict "$T/good.elf" PASS
 
 # The defconfig profile: SMP, the module and BPF steps, a clean log up to
 # LKDTM, and (FineIBT configured) the kernel's word on the CFI mode it chose.
