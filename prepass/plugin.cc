@@ -403,6 +403,78 @@ static plugin_info kcfi_info = {
   "22 and later) or as the union (Clang 21 and earlier)\n"
 };
 
+/* The word of configure line MINE that tells it from OTHER, copied to
+   BUF: its --target= option when TARGET, else the first word that differs
+   ("" if none).  Words are split at blanks, as configure's own echo does. */
+static const char *
+config_difference (const char *mine, const char *other, bool target,
+		   char *buf, size_t size)
+{
+  for (;;)
+    {
+      while (*mine == ' ')
+	mine++;
+      while (*other == ' ')
+	other++;
+      size_t lm = strcspn (mine, " "), lo = strcspn (other, " ");
+      if (!lm)
+	break;
+      bool hit = target ? !strncmp (mine, "--target=", 9)
+			: lm != lo || strncmp (mine, other, lm);
+      if (hit)
+	{
+	  snprintf (buf, size, "%.*s", (int) lm, mine);
+	  return buf;
+	}
+      mine += lm;
+      other += lo;
+    }
+  return "";
+}
+
+/* GCC refuses a plugin when any of five build fields differs, not only
+   the version number: two builds of GCC 12.2.0 (a native and a cross
+   compiler, or two configurations) reject each other's plugins.  Naming
+   the field that differs is what tells the user which plugin to install. */
+static void
+report_version_mismatch (const plugin_gcc_version *cc)
+{
+  const plugin_gcc_version *me = &gcc_version;
+  const char *field = "basever", *mine = me->basever, *theirs = cc->basever;
+  if (!strcmp (mine, theirs))
+    {
+      if (strcmp (me->datestamp, cc->datestamp))
+	field = "datestamp", mine = me->datestamp, theirs = cc->datestamp;
+      else if (strcmp (me->devphase, cc->devphase))
+	field = "devphase", mine = me->devphase, theirs = cc->devphase;
+      else if (strcmp (me->revision, cc->revision))
+	field = "revision", mine = me->revision, theirs = cc->revision;
+      else
+	{
+	  /* Configure lines run to a thousand characters: show the target
+	     if that is what differs, else the first option that does.  */
+	  char a[256], b[256];
+	  const char *x = me->configuration_arguments;
+	  const char *y = cc->configuration_arguments;
+	  bool target = strcmp (config_difference (x, y, true, a, sizeof a),
+				config_difference (y, x, true, b, sizeof b));
+	  if (!target)
+	    {
+	      config_difference (x, y, false, a, sizeof a);
+	      config_difference (y, x, false, b, sizeof b);
+	    }
+	  error ("kcfi: this plugin (for %s) was built for another GCC than "
+		 "this compiler, GCC %s: their configure options differ, "
+		 "the plugin's has %qs where the compiler's has %qs",
+		 KCFI_TARGET_TRIPLE, cc->basever, a, b);
+	  return;
+	}
+    }
+  error ("kcfi: this plugin (for %s) was built for another GCC than this "
+	 "compiler, GCC %s: the plugin's %s is %qs, the compiler's %qs",
+	 KCFI_TARGET_TRIPLE, cc->basever, field, mine, theirs);
+}
+
 int
 plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 {
@@ -415,9 +487,7 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
     return 0;
   if (!plugin_default_version_check (version, &gcc_version))
     {
-      error ("kcfi: this plugin was built for GCC %s (%s), not for this "
-	     "compiler, GCC %s", gcc_version.basever, KCFI_TARGET_TRIPLE,
-	     version->basever);
+      report_version_mismatch (version);
       return 1;
     }
   kcfi_reserve = target_reserve ();

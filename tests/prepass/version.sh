@@ -41,4 +41,23 @@ check "stats reports the two walks' CPU time and changes no output" stats_only
 
 kcc "$T/o.s" "$T/v.c" -O2 -fsyntax-only
 check "-fsyntax-only writes nothing" sh -c "test ! -s '$T/o.s'"
+# A plugin loaded into a compiler it was not built for is refused by name
+# of what differs: a cross compiler's plugin shares GCC's version number
+# with the native compiler, so the version alone would not tell them apart.
+plugins=$(dirname "$(dirname "$KCFI_PLUGIN")")
+case $KCFI_PLUGIN in */gcc-[0-9]*/kcfi.so) plugins=$(dirname "$plugins") ;; esac
+wrong_target() {
+	! $CC -fplugin="$1" -S -o "$T/w.s" "$T/v.c" 2>"$T/w.err" &&
+	# Under another GCC major (make check-gcc11) the version differs first.
+	grep -Eq "this plugin \(for $2\) was built for another GCC than this compiler, GCC [^:]*: (their configure options differ, the plugin's has .--target=$2. where the compiler's has .--target=|the plugin's basever is )" "$T/w.err" ||
+	{ cat "$T/w.err"; false; }
+}
+for other in i686-linux-gnu aarch64-linux-gnu; do
+	[ -f "$plugins/$other/kcfi.so" ] || continue
+	# A plugin that needs another target's symbols fails in dlopen, before
+	# it can say anything; those GCC reports itself.
+	$CC -fplugin="$plugins/$other/kcfi.so" -S -o "$T/w.s" "$T/v.c" 2>"$T/w.err"
+	grep -q 'undefined symbol' "$T/w.err" && continue
+	check "the plugin for $other names the configuration that differs" wrong_target "$plugins/$other/kcfi.so" "$other"
+done
 finish
