@@ -415,7 +415,9 @@ kunit_verdict() {
 	read -r ok fail skip plan done last bad <<< "$r"
 	KUNIT_SAID="ok=$ok,fail=$fail,skip=$skip,suites=$done/$plan"
 	KUNIT_WHY=
-	if [ "${plan:-0}" -eq 0 ]; then KUNIT_WHY="configured, but no KUnit output"
+	if [ "${plan:-0}" -eq 0 ] && grep -q 'kunit: disabled' "$1"; then
+		KUNIT_WHY="configured, but disabled at boot (CONFIG_KUNIT_DEFAULT_ENABLED=n and no kunit.enable=1)"
+	elif [ "${plan:-0}" -eq 0 ]; then KUNIT_WHY="configured, but no KUnit output"
 	elif [ "$done" -lt "$plan" ]; then KUNIT_WHY="stopped after $done of $plan suites (the last one started: $last)"
 	elif [ "$fail" -gt 0 ]; then KUNIT_WHY="$fail case(s) failed: $bad"
 	elif [ "$ok" -eq 0 ]; then KUNIT_WHY="no case passed"

@@ -153,6 +153,10 @@ expect kunit-case-failed x86_64 strict "$T/good.elf" FAIL "1 case(s) failed: lis
 expect kunit-crashed x86_64 strict "$T/good.elf" FAIL "stopped after 1 of 2 suites (the last one started: list-kunit-test)"
 { head_lines; report "$ID"; strict_tail; } > "$T/c.log"
 expect kunit-silent x86_64 strict "$T/good.elf" FAIL "no KUnit output"
+# What the small kernels did before CONFIG_KUNIT_DEFAULT_ENABLED was set:
+# allnoconfig turns KUnit's run at boot off, and the kernel says so.
+{ head_lines; echo 'kunit: disabled'; report "$ID"; strict_tail; } > "$T/c.log"
+expect kunit-disabled x86_64 strict "$T/good.elf" FAIL "disabled at boot (CONFIG_KUNIT_DEFAULT_ENABLED=n"
 CONFIG=
 { head_lines; report "$ID"; strict_tail; } > "$T/c.log"
 expect kunit-not-configured x86_64 strict "$T/good.elf" PASS
