@@ -529,3 +529,18 @@ size_t kcfi_unescape(struct slice s, char *buf, size_t cap)
 	buf[o] = '\0';
 	return o;
 }
+
+const char *kcfi_dir_name(enum kcfi_dir k)
+{
+	static const char *const names[] = {
+		[KD_VERSION] = KCFI_DIR_VERSION, [KD_TYPE] = KCFI_DIR_TYPE,
+		[KD_FUNC] = KCFI_DIR_FUNC, [KD_EXTERN] = KCFI_DIR_EXTERN,
+		[KD_CALL] = KCFI_DIR_CALL, [KD_CALL_UNCHECKED] = KCFI_DIR_CALL_UNCHECKED,
+		[KD_CALL_DIRECT] = KCFI_DIR_CALL_DIRECT,
+		[KD_BRANCH_NOCALL] = KCFI_DIR_BRANCH_NOCALL,
+		[KD_REQUIRE_PLUGIN] = KCFI_DIR_REQUIRE_PLUGIN,
+		[KD_TYPEINFO] = KCFI_DIR_TYPEINFO, [KD_RESERVED] = KCFI_DIR_RESERVED,
+		[KD_STUB_ALIAS] = KCFI_DIR_STUB_ALIAS,
+	};
+	return names[k];
+}

@@ -60,6 +60,9 @@ struct kcfi_directive {
 int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 			 const char **msg, size_t *col);
 
+/* The directive's name as written, for messages (".kcfi_call"). */
+const char *kcfi_dir_name(enum kcfi_dir k);
+
 /* Copy TYPE without its escapes into BUF (at most CAP bytes incl. NUL). */
 size_t kcfi_unescape(struct slice s, char *buf, size_t cap);
 

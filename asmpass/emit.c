@@ -12,7 +12,7 @@ void emit(struct emitter *e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	sink_vprintf(e->sink, fmt, ap);
+	buf_vprintf(e->out, fmt, ap);
 	va_end(ap);
 }
 
@@ -39,7 +39,7 @@ void emit_trap(struct emitter *e, unsigned serial, const char *fmt, ...)
 	va_list ap;
 	emit(e, ".Lkcfi%u_trap:\n", serial);
 	va_start(ap, fmt);
-	sink_vprintf(e->sink, fmt, ap);
+	buf_vprintf(e->out, fmt, ap);
 	va_end(ap);
 	trap_entry(e, serial);
 	emit(e, EMIT_CALL_LABEL ":\n", serial);

@@ -1,17 +1,18 @@
 /* What a backend may do while emitting: print lines, and ask the core for the
  * pieces that are the same on every architecture (trap labels and the
- * .kcfi_traps entries that point at them). */
+ * .kcfi_traps entries that point at them).  The lines go into a buffer: the
+ * core decides where in the output they land (asmpass/tu.c). */
 #ifndef KCFI_ASMPASS_EMIT_H
 #define KCFI_ASMPASS_EMIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-struct sink;
+struct buf;
 struct section;
 
 struct emitter {
-	struct sink *sink;
+	struct buf *out;
 	const struct section *section;	/* where the code being emitted lives */
 	const char *trap_word;		/* ".long", ".word", or NULL: no table */
 	bool cfi;			/* the TU has had a .cfi_startproc */

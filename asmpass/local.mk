@@ -1,20 +1,24 @@
 # asmpass/: kcfi-as, the assembler pass.
 noinst_LIBRARIES += libasmpass.a
 libasmpass_a_SOURCES += \
+	asmpass/annot.c asmpass/annot.h \
 	asmpass/arch.c asmpass/arch.h \
 	asmpass/diag.c asmpass/diag.h \
 	asmpass/directive.c asmpass/directive.h \
 	asmpass/emit.c asmpass/emit.h \
 	asmpass/gas.c asmpass/gas.h \
 	asmpass/pattern.c asmpass/pattern.h \
+	asmpass/records.c asmpass/records.h \
 	asmpass/section.c asmpass/section.h \
 	asmpass/sink.c asmpass/sink.h \
 	asmpass/stmt.c asmpass/stmt.h \
+	asmpass/symbol.c asmpass/symbol.h \
 	asmpass/symver.c asmpass/symver.h \
 	asmpass/tu.c asmpass/tu.h asmpass/tu-state.h \
-	asmpass/tu-callsite.c asmpass/tu-directives.c asmpass/tu-entry.c \
+	asmpass/tu-callsite.c asmpass/tu-check.c asmpass/tu-directives.c asmpass/tu-entry.c \
 	asmpass/tu-exempt.c asmpass/tu-seq.c asmpass/tu-srcloc.c asmpass/tu-stubs.c \
 	asmpass/typetab.c asmpass/typetab.h \
+	asmpass/verdict.c asmpass/verdict.h \
 	common/exempt.h common/kcfi-targets.h \
 	grammar/asmline.h
 nodist_libasmpass_a_SOURCES = grammar/asmline-lex.c

@@ -28,6 +28,8 @@ static void buf_room(struct buf *b, size_t n)
 
 void buf_append(struct buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	buf_room(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -200,7 +202,9 @@ static long fast_format(char *tmp, size_t cap, const char *fmt, va_list ap)
 	return (long)n;
 }
 
-void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
+/* FMT with AP, handed to PUT(DST, bytes, n). */
+static void vformat(void (*put)(void *, const void *, size_t), void *dst,
+		    const char *fmt, va_list ap)
 {
 	char tmp[512];
 	va_list aq;
@@ -208,7 +212,7 @@ void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
 	long fast = fast_format(tmp, sizeof(tmp), fmt, aq);
 	va_end(aq);
 	if (fast >= 0) {
-		sink_write(s, tmp, (size_t)fast);
+		put(dst, tmp, (size_t)fast);
 		return;
 	}
 	va_copy(aq, ap);
@@ -217,7 +221,7 @@ void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof(tmp)) {
-		sink_write(s, tmp, (size_t)n);
+		put(dst, tmp, (size_t)n);
 		return;
 	}
 	/* Only symbol names can make a line this long; rare enough to allocate. */
@@ -227,8 +231,23 @@ void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
 		exit(1);
 	}
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	sink_write(s, big, (size_t)n);
+	put(dst, big, (size_t)n);
 	free(big);
+}
+
+static void put_sink(void *s, const void *p, size_t n)
+{
+	sink_write(s, p, n);
+}
+
+static void put_buf(void *b, const void *p, size_t n)
+{
+	buf_append(b, p, n);
+}
+
+void sink_vprintf(struct sink *s, const char *fmt, va_list ap)
+{
+	vformat(put_sink, s, fmt, ap);
 }
 
 void sink_printf(struct sink *s, const char *fmt, ...)
@@ -236,6 +255,19 @@ void sink_printf(struct sink *s, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	sink_vprintf(s, fmt, ap);
+	va_end(ap);
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	vformat(put_buf, b, fmt, ap);
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
 }
 

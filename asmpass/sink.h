@@ -22,6 +22,10 @@ struct buf {
 };
 
 void buf_append(struct buf *b, const void *p, size_t n);
+/* Formatted as sink_printf() formats. */
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void buf_free(struct buf *b);
 
 struct sink {

@@ -31,6 +31,17 @@ bool line_is_compound(const char *p, size_t n)
 	return memchr(p, ';', n) != NULL;
 }
 
+bool stmt_alone(const char *line, size_t n, const char *comment)
+{
+	struct slice rest = { line, n };
+	struct stmt o;
+	unsigned count = 0;
+	while (stmt_next(&rest, comment, &o))
+		if (o.kind != STMT_EMPTY)
+			count++;
+	return count == 1;
+}
+
 /* Length of the statement at the start of P[0..N): up to ';', a comment or
  * the end; quoted strings may contain either.  *NEXT is where the next
  * statement starts (N when the rest is a comment). */

@@ -82,4 +82,7 @@ bool stmt_next(struct slice *line, const char *comment, struct stmt *out);
 /* Does LINE hold more than one statement?  Fast path for the common case. */
 bool line_is_compound(const char *p, size_t n);
 
+/* Does LINE hold exactly one statement? */
+bool stmt_alone(const char *line, size_t n, const char *comment);
+
 #endif

@@ -1,6 +1,7 @@
 /* Per-function state between .kcfi_func and the function's label: the
- * output is held back meanwhile so the preamble can go after the alignment
- * and before GCC's patchable prefix NOPs, which are counted here. */
+ * output is held back meanwhile (ENTRY_HOLD) so the preamble can go after
+ * the alignment and before GCC's patchable prefix NOPs, which are counted
+ * here. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -8,17 +9,17 @@
 
 #include "asmpass/tu-state.h"
 
-int tu_on_func(struct tu *t, const struct kcfi_directive *d)
+enum verdict_kind tu_on_func(struct tu *t, const struct kcfi_directive *d, struct verdict *v)
 {
 	if (t->func.active)
-		return tu_fail(t, 0, ".kcfi_func %s (line %lu) was not followed by its definition",
-			    t->func.name.data, t->func.line);
-	if (d->has_id && !tu_need_type(t, d))
-		return -1;
+		return v_fail(v, 0, ".kcfi_func %s (line %lu) was not followed by its definition",
+			      t->func.name.data, t->func.line);
+	if (d->has_id && !typetab_need(&t->types, d->id))
+		return v_fail(v, 0, TYPETAB_UNDEFINED, kcfi_dir_name(d->kind), d->id);
 	if (d->arity >= 0 && !t->arch->arity)
-		return tu_fail(t, 0, ".kcfi_func %.*s: the %s preamble has no place for an arity "
-			    "(only x86_64's has, for -fsanitize-kcfi-arity)",
-			    (int)d->name.n, d->name.p, t->arch->name);
+		return v_fail(v, 0, ".kcfi_func %.*s: the %s preamble has no place for an arity "
+			      "(only x86_64's has, for -fsanitize-kcfi-arity)",
+			      (int)d->name.n, d->name.p, t->arch->name);
 	struct pending_func *f = &t->func;
 	f->name.len = 0;
 	buf_append(&f->name, d->name.p, d->name.n);
@@ -38,23 +39,8 @@ int tu_on_func(struct tu *t, const struct kcfi_directive *d)
 	f->prefix_seen = false;
 	f->nops = 0;
 	t->code_seen = true;
-	sink_hold(t->out);
-	return 0;
-}
-
-struct entry_ctx {
-	struct tu *t;
-	const struct kcfi_entry *e;
-	unsigned long resume_line;
-};
-
-static void insert_entry(void *p)
-{
-	struct entry_ctx *c = p;
-	struct emitter em = { .sink = c->t->out, .section = &c->t->sec.cur,
-			      .trap_word = c->t->arch->trap_word };
-	c->t->arch->emit_entry(&em, c->e);
-	tu_resync(c->t, c->resume_line);
+	v->entry = ENTRY_HOLD;
+	return V_BLANK;
 }
 
 /* The pending function's alignment: the largest asked for in the section
@@ -71,19 +57,20 @@ static unsigned entry_align(const struct tu *t)
 	return a;
 }
 
-/* The label of the pending function: release what was held back, with the
- * preamble at the right place. */
-static int finish_entry(struct tu *t)
+/* The label of the pending function: the preamble, for tu.c to place where
+ * the prefix began (or in front of the label), and what was held back goes
+ * out. */
+static enum verdict_kind finish_entry(struct tu *t, struct verdict *v)
 {
 	struct pending_func *f = &t->func;
 	unsigned nops = f->prefix_seen ? f->nops : 0;
 	if (nops != t->prefix_nops)
-		return tu_fail(t, 0, "%s has %u patchable prefix NOPs, but callers in this "
-			    "translation unit assume %u (-fpatchable-function-entry)",
-			    f->name.data, nops, t->prefix_nops);
+		return v_fail(v, 0, "%s has %u patchable prefix NOPs, but callers in this "
+			      "translation unit assume %u (-fpatchable-function-entry)",
+			      f->name.data, nops, t->prefix_nops);
 	struct slice name = { f->name.data, f->name.len - 1 };
 	struct kcfi_entry e = {
-		.cfi_sym = tu_prefixed_symbol(t, "__cfi_", name),
+		.cfi_sym = sym_prefixed(&t->scratch, "__cfi_", name),
 		.binding = f->binding,
 		.typed = f->typed,
 		.id = f->id,
@@ -91,45 +78,46 @@ static int finish_entry(struct tu *t)
 		.prefix_nops = t->prefix_nops,
 		.arity = f->arity,
 	};
-	struct entry_ctx c = { t, &e, f->prefix_seen ? f->prefix_line : t->loc.line };
-	size_t at = f->prefix_seen ? f->prefix_off : sink_held_len(t->out);
-	sink_release(t->out, at, insert_entry, &c);
+	v->preamble.len = 0;
+	struct emitter em = { .out = &v->preamble, .section = &t->sec.cur,
+			      .trap_word = t->arch->trap_word };
+	t->arch->emit_entry(&em, &e);
+	v->entry = ENTRY_PLACE;
 	if (f->stub_alias && f->binding)
-		tu_emit_stub_alias(t, name, name, f->binding);
+		sym_stub_alias(&v->before, &t->scratch, name, name, f->binding);
 	if (f->typed)
 		t->stats.preambles++;
 	else
 		t->stats.padded++;
 	f->active = false;
-	return 0;
+	return V_PASS;
 }
 
 /* A label while the function is pending: its own ends the wait, GCC's
  * .LPFE label says where the patchable prefix NOPs begin. */
-int tu_entry_label(struct tu *t, struct stmt *s)
+enum verdict_kind tu_entry_label(struct tu *t, struct stmt *s, struct verdict *v)
 {
 	struct slice fname = { t->func.name.data, t->func.name.len - 1 };
-	if (tu_same_symbol(s->name, fname))
-		return finish_entry(t);
+	if (sym_same(s->name, fname))
+		return finish_entry(t, v);
 	if (!t->func.prefix_seen && slice_starts(s->name, ".LPFE")) {
 		t->func.prefix_seen = true;
-		t->func.prefix_off = sink_held_len(t->out);
-		t->func.prefix_line = t->loc.line;
+		v->entry = ENTRY_MARK;
 	}
-	return 0;
+	return V_PASS;
 }
 
 /* An instruction while the function is pending: only the prefix NOPs may
  * come before its label, a preamble cannot go in front of anything else. */
-int tu_entry_insn(struct tu *t, struct stmt *s)
+enum verdict_kind tu_entry_insn(struct tu *t, struct stmt *s, struct verdict *v)
 {
 	struct slice w = s->text;
 	if (t->func.prefix_seen && slice_eq(w, t->arch->nop)) {
 		t->func.nops++;
-		return 0;
+		return V_PASS;
 	}
-	return tu_fail(t, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
-		    (int)s->text.n, s->text.p, t->func.name.data, t->func.line);
+	return v_fail(v, 0, "instruction '%.*s' before the label of %s (.kcfi_func at line %lu)",
+		      (int)s->text.n, s->text.p, t->func.name.data, t->func.line);
 }
 
 /* The alignment in bytes (GNU as takes up to 2^31 in ELF). */
@@ -167,7 +155,7 @@ void tu_entry_directive(struct tu *t, struct stmt *s)
 			f->aligns[i].align = a;
 	} else if (dir_is(s, "globl") || dir_is(s, "global") || dir_is(s, "weak")) {
 		struct slice fname = { t->func.name.data, t->func.name.len - 1 };
-		if (tu_same_symbol(s->args, fname))
+		if (sym_same(s->args, fname))
 			t->func.binding = dir_is(s, "weak") ? ".weak" : ".globl";
 	}
 }

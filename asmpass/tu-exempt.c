@@ -1,7 +1,8 @@
-/* .debug_srcinfo records (common/exempt.h) as the TU is streamed: the
- * branches left unchecked on purpose, #APP blocks, and the extent of every
- * function kcfi-as instrumented, so kcfi-audit can tell those apart from a
- * lost check. */
+/* .debug_srcinfo records (common/exempt.h) as the TU is streamed: #APP
+ * blocks and the extent of every function kcfi-as instrumented, so
+ * kcfi-audit can tell those apart from a lost check.  Branches left
+ * unchecked on purpose get theirs where that is decided (tu-check.c,
+ * tu-callsite.c, tu-stubs.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,40 +11,11 @@
 #include "common/exempt.h"
 #include "asmpass/tu-state.h"
 
-/* One record: START (text), .Lkcfi_exemptEND, R.  A 32-bit target has no
- * 64-bit absolute relocation (arm: .quad of a symbol does not assemble), so
- * there each word is the 32-bit value and a zero upper half. */
-static void exempt_words(struct tu *t, struct slice start, unsigned end, unsigned r)
+static unsigned ptr_bits(const struct tu *t)
 {
-	const char *w = t->type_opts.model.ptr_bits == 32 ? "long" : "quad";
-	const char *hi = t->type_opts.model.ptr_bits == 32 ? ", 0" : "";
-	sink_printf(t->out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		    "\t.balign\t8\n\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",
-		    w, (int)start.n, start.p, hi, end, hi, r, hi);
+	return t->type_opts.model.ptr_bits;
 }
 
-void tu_exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r)
-{
-	char label[32];
-	int n = snprintf(label, sizeof(label), ".Lkcfi_exempt%u", start);
-	exempt_words(t, (struct slice){ label, (size_t)n }, end, (unsigned)r);
-}
-
-/* A label right before the branch on the next line, and its record: the
- * branch stays unchecked on purpose, for reason R. */
-void tu_exempt_branch(struct tu *t, enum kcfi_exempt_reason r)
-{
-	unsigned n = t->exempt_serial++;
-	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
-	tu_exempt_record(t, n, n, r);
-	t->stats.exempt_records++;
-}
-
-/* ".size NAME, .-NAME", GCC's line at the end of every function (and of
- * its .cold part): a record that NAME..here is code kcfi-as instrumented.
- * kcfi-audit tells an unchecked branch in such code (a lost check) from
- * one in code no instrumented unit produced (hand-written assembly, units
- * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
 /* ".type NAME, @function" (or %function, STT_FUNC): the label NAME that
  * follows starts a function. */
 void tu_function_type(struct tu *t, struct slice args)
@@ -76,18 +48,23 @@ void tu_function_start(struct tu *t)
 
 /* After the function label's line: its local twin, at the same address
  * (the preamble's id stays right before the label itself). */
-void tu_function_start_label(struct tu *t)
+enum verdict_kind tu_function_start_label(struct tu *t, struct verdict *v)
 {
 	t->fn_start_pending = false;
-	sink_printf(t->out, ".Lkcfi_fn%u:\n", t->fn_start);
-	tu_resync(t, t->loc.line);
+	buf_printf(&v->before, ".Lkcfi_fn%u:\n", t->fn_start);
+	return V_PASS;
 }
 
-void tu_function_range(struct tu *t, struct slice args)
+/* ".size NAME, .-NAME", GCC's line at the end of every function (and of
+ * its .cold part): a record that NAME..here is code kcfi-as instrumented.
+ * kcfi-audit tells an unchecked branch in such code (a lost check) from
+ * one in code no instrumented unit produced (hand-written assembly, units
+ * built without -fsanitize=kcfi), which kcfi-as never sees to record. */
+enum verdict_kind tu_function_range(struct tu *t, struct slice args, struct verdict *v)
 {
 	const char *comma = memchr(args.p, ',', args.n);
 	if (!comma)
-		return;
+		return V_PASS;
 	struct slice name = { args.p, (size_t)(comma - args.p) }, rest;
 	rest.p = comma + 1;
 	rest.n = args.n - name.n - 1;
@@ -95,18 +72,18 @@ void tu_function_range(struct tu *t, struct slice args)
 	slice_trim(&rest);
 	if (!name.n || rest.n != name.n + 2 || memcmp(rest.p, ".-", 2) ||
 	    memcmp(rest.p + 2, name.p, name.n))
-		return;
+		return V_PASS;
 	unsigned n = t->exempt_serial++;
-	sink_printf(t->out, ".Lkcfi_exempt%u:\n", n);
+	record_label(&v->before, n);
 	char start[32];
 	if (t->fn_start_set && t->fn_type.len == name.n && !memcmp(t->fn_type.data, name.p, name.n)) {
 		int k = snprintf(start, sizeof(start), ".Lkcfi_fn%u", t->fn_start);
 		name = (struct slice){ start, (size_t)k };
 	}
-	exempt_words(t, name, n, KCFI_RANGE_INSTRUMENTED);
+	record_range(&v->before, ptr_bits(t), name, n, KCFI_RANGE_INSTRUMENTED);
 	t->fn_start_set = false;
 	t->fn_type.len = 0;
-	tu_resync(t, t->loc.line);
+	return V_PASS;
 }
 
 /* The section an #APP block starts in, as one string (name NUL group). */
@@ -125,41 +102,41 @@ static size_t section_key(const struct section *s, char *buf, size_t size)
 /* An inline-assembly block begins (after its #APP line, before GCC's line
  * marker for the asm statement, whose numbering stays intact; on arm after
  * that marker, or before the first line of unmarked asm text): mark its
- * start.  NEXT_LINE is the number of the input line that follows.
+ * start.
  * Kcfi-as does not read the block, so every indirect branch in it is
  * exempt, as with Clang; the range says where such branches may be.
  * Branches the block puts into other sections (.pushsection) are outside
  * the range, and kcfi-audit reports them. */
-void tu_app_begin(struct tu *t, unsigned long next_line)
+enum verdict_kind tu_app_begin(struct tu *t, struct verdict *v)
 {
 	t->app_section_len = 0;
 	if (!t->instrumented || !t->sec.cur.name)
-		return;
+		return V_PASS;
 	t->app_section_len = section_key(&t->sec.cur, t->app_section, sizeof(t->app_section));
 	if (!t->app_section_len)
-		return;
+		return V_PASS;
 	t->app_serial = t->exempt_serial++;
-	sink_printf(t->out, ".Lkcfi_exempt%u:\n", t->app_serial);
-	tu_resync(t, next_line);
+	record_label(&v->before, t->app_serial);
+	return V_PASS;
 }
 
 /* Before its #NO_APP line: the end label and the record, if the block
  * held code (the plugin's own blocks hold nothing) and ends in the section
  * it began in. */
-void tu_app_end(struct tu *t)
+enum verdict_kind tu_app_end(struct tu *t, struct verdict *v)
 {
 	char key[sizeof(t->app_section)];
 	if (!t->app_section_len || !t->sec.cur.name)
-		return;
+		return V_PASS;
 	size_t n = section_key(&t->sec.cur, key, sizeof(key));
 	t->app_section_len = 0;
 	if (!t->app_started)
-		return;
+		return V_PASS;
 	if (n == 0 || memcmp(key, t->app_section, n))
-		return;
+		return V_PASS;
 	unsigned end = t->exempt_serial++;
-	sink_printf(t->out, ".Lkcfi_exempt%u:\n", end);
-	tu_exempt_record(t, t->app_serial, end, KCFI_EXEMPT_INLINE_ASM);
+	record_label(&v->before, end);
+	record_exempt(&v->before, ptr_bits(t), t->app_serial, end, KCFI_EXEMPT_INLINE_ASM);
 	t->stats.exempt_records++;
-	tu_resync(t, t->loc.line);
+	return V_PASS;
 }

@@ -1,5 +1,10 @@
 /* What one translation unit's pass holds, shared by the files that make up
- * the pass (tu*.c); not an interface beyond them, which is tu.h. */
+ * the pass (tu*.c); not an interface beyond them, which is tu.h.
+ *
+ * The files form a star: tu.c reads the lines, dispatches each statement to
+ * the handler of its concern and carries out the handler's verdict
+ * (verdict.h).  Only tu.c writes output, renumbers lines and reports
+ * errors; the handlers call no other tu*.c file. */
 #ifndef KCFI_ASMPASS_TU_STATE_H
 #define KCFI_ASMPASS_TU_STATE_H
 
@@ -17,6 +22,10 @@
 #include "asmpass/symver.h"
 #include "asmpass/tu.h"
 #include "asmpass/typetab.h"
+#include "asmpass/annot.h"
+#include "asmpass/records.h"
+#include "asmpass/symbol.h"
+#include "asmpass/verdict.h"
 #include "grammar/asmline.h"
 
 struct pending_call {
@@ -47,16 +56,24 @@ struct pending_func {
 	const char *binding;
 	bool stub_alias;	/* .kcfi_func ..., stub: define __kcfi_stub_NAME */
 	bool prefix_seen;	/* the .LPFE label of GCC's patchable prefix */
-	size_t prefix_off;	/* where it starts in the held output */
-	unsigned long prefix_line;
 	unsigned nops;		/* NOPs after that label */
 };
 
 struct tu {
 	struct kcfi_options opts;
+	/* Output and line numbers: tu.c's alone. */
 	struct sink *out;
 	struct diag_loc loc;
 	size_t file_len;		/* strlen(loc.file), for the line markers */
+	struct verdict v;		/* the handler's verdict being carried out */
+	struct buf held;		/* the lines of a V_HOLD, from input line held_line */
+	unsigned long held_line;
+	/* Where the pending function's preamble goes in the held output
+	 * (ENTRY_MARK), and the number of the line there. */
+	bool mark_set;
+	size_t mark_off;
+	unsigned long mark_line;
+
 	bool in_app;
 	/* The C source position of what is being read (tu-srcloc.c). */
 	struct {
@@ -122,7 +139,7 @@ struct tu {
 	struct {
 		bool active;
 		struct pending_call call;	/* the directive it answers */
-		struct buf text;		/* its input lines */
+		struct buf first;		/* its first line, which messages show */
 	} seq;
 	unsigned needs;			/* emitters' needs, for tu_end() */
 	bool cfi;			/* a .cfi_startproc was seen */
@@ -141,64 +158,58 @@ static inline bool dir_is(const struct stmt *s, const char *name)
 	return word_ieq(s->name.p, s->name.n, name);
 }
 
-/* tu.c */
-int tu_fail(struct tu *t, size_t col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void tu_put(struct tu *t, const char *p, size_t n);
-void tu_resync(struct tu *t, unsigned long n);
-struct slice tu_unquoted(struct slice s);
-bool tu_same_symbol(struct slice a, struct slice b);
-const char *tu_prefixed_symbol(struct tu *t, const char *prefix, struct slice name);
-const char *tu_dir_name(enum kcfi_dir k);
+/* The handlers, each file one concern.  A handler that can change what
+ * becomes of the line returns its verdict and fills in t->v's details. */
 
-/* tu-srcloc.c */
+/* tu-srcloc.c: where in the C source the line being read comes from. */
 void tu_src_file(struct tu *t, struct slice args);
 void tu_src_loc(struct tu *t, struct slice stmt);
 void tu_src_forget(struct tu *t);
 bool tu_src_where(const struct tu *t, struct diag_loc *at);
 void tu_src_free(struct tu *t);
-int tu_fail_src(struct tu *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
-/* tu-exempt.c */
-void tu_exempt_record(struct tu *t, unsigned start, unsigned end, enum kcfi_exempt_reason r);
-void tu_exempt_branch(struct tu *t, enum kcfi_exempt_reason r);
+/* tu-exempt.c: records of instrumented functions and of #APP blocks.  The
+ * lines go in v->before, wherever tu.c places them. */
 void tu_function_type(struct tu *t, struct slice args);
 void tu_function_start(struct tu *t);
-void tu_function_start_label(struct tu *t);
-void tu_function_range(struct tu *t, struct slice args);
-void tu_app_begin(struct tu *t, unsigned long next_line);
-void tu_app_end(struct tu *t);
+enum verdict_kind tu_function_start_label(struct tu *t, struct verdict *v);
+enum verdict_kind tu_function_range(struct tu *t, struct slice args, struct verdict *v);
+enum verdict_kind tu_app_begin(struct tu *t, struct verdict *v);
+enum verdict_kind tu_app_end(struct tu *t, struct verdict *v);
 
-/* tu-directives.c */
+/* tu-directives.c: the .kcfi_* directives that only change the TU's state. */
 void tu_record_early(struct tu *t, const struct stmt *s);
-const struct type_entry *tu_need_type(struct tu *t, const struct kcfi_directive *d);
-int tu_kcfi_line(struct tu *t, const char *p, size_t n);
+enum verdict_kind tu_directive_allowed(struct tu *t, const struct kcfi_directive *d,
+				       struct verdict *v);
+enum verdict_kind tu_on_version(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_on_type(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_on_typeinfo(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_on_reserved(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_on_call(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_on_require_plugin(struct tu *t);
 
-/* tu-stubs.c */
-void tu_emit_stub_alias(struct tu *t, struct slice name, struct slice target,
-		     const char *binding);
-int tu_on_extern(struct tu *t, const struct kcfi_directive *d);
+/* tu-stubs.c: .kcfi_extern and .kcfi_stub_alias. */
+enum verdict_kind tu_on_extern(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_on_stub_alias(struct tu *t, const struct kcfi_directive *d,
+				   struct verdict *v);
 
-/* tu-entry.c */
-int tu_on_func(struct tu *t, const struct kcfi_directive *d);
-int tu_entry_label(struct tu *t, struct stmt *s);
-int tu_entry_insn(struct tu *t, struct stmt *s);
+/* tu-entry.c: from .kcfi_func to the function's label. */
+enum verdict_kind tu_on_func(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
+enum verdict_kind tu_entry_label(struct tu *t, struct stmt *s, struct verdict *v);
+enum verdict_kind tu_entry_insn(struct tu *t, struct stmt *s, struct verdict *v);
 void tu_entry_directive(struct tu *t, struct stmt *s);
 
-/* tu-callsite.c */
-bool tu_lenient(const struct pending_call *c);
-int tu_on_lenient(struct tu *t, const struct stmt *s);
-const char *tu_class_name(enum insn_class c);
-bool tu_alone_on_line(const struct tu *t, const char *line, size_t n, const struct stmt *s);
-bool tu_kind_ok(enum kcfi_dir kind, enum insn_class cls);
-int tu_annotated(struct tu *t, const struct pending_call *c, struct slice text,
-	      const struct kcfi_branch *b, const char *line, size_t n, bool seq);
-int tu_on_insn(struct tu *t, struct stmt *s, const char *line, size_t n);
+/* tu-callsite.c: which branch a call-site directive annotates. */
+enum verdict_kind tu_on_lenient(struct tu *t, const struct stmt *s, struct verdict *v);
+enum verdict_kind tu_on_insn(struct tu *t, struct stmt *s, const char *line, size_t n,
+			     struct verdict *v);
 
-/* tu-seq.c */
-int tu_begin_seq(struct tu *t, const struct pending_call *c, struct stmt *s,
-	      const char *line, size_t n);
-int tu_seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n);
+/* tu-seq.c: the lines of a branch spelt as several statements. */
+enum verdict_kind tu_seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n,
+			      struct verdict *v);
+
+/* tu-check.c: what becomes of an annotated branch (v->branch), found on
+ * input LINE. */
+enum verdict_kind tu_annotated(struct tu *t, const char *line, size_t n, struct verdict *v);
 
 #endif

@@ -1,7 +1,9 @@
 /* The translation-unit pass: the line stream and the statement dispatch;
  * see tu.h and doc/directives.md.  The other tu-*.c files each hold one
  * concern of it (tu-state.h lists them), none holds an instruction's
- * spelling: that is the backend's (asmpass/arch.h).
+ * spelling: that is the backend's (asmpass/arch.h).  They return verdicts
+ * (verdict.h); this file carries them out, the one place that writes
+ * output, keeps the assembler's line numbers and reports errors.
  *
  * Every input line is copied to the sink unchanged, except:
  *  - .kcfi_* directive lines, consumed (replaced by an empty line so the
@@ -22,35 +24,155 @@
 #include "asmpass/tu-state.h"
 #include "common/kcfi-targets.h"
 
-int tu_fail(struct tu *t, size_t col, const char *fmt, ...)
+/* ---- output and line numbers ------------------------------------------ */
+
+static void put(struct tu *t, const char *p, size_t n)
 {
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	struct diag_loc at = t->loc;
-	at.col = col;
-	diag_error(&at, "%s", msg);
+	sink_write(t->out, p, n);
+}
+
+static void put_buf(struct tu *t, const struct buf *b)
+{
+	sink_write(t->out, b->data, b->len);
+}
+
+/* The next input line is line N again, whatever we inserted. */
+static void resync(struct tu *t, unsigned long n)
+{
+	if (t->opts.no_line_markers)
+		return;
+	char num[DECIMAL_MAX];
+	const struct slice line[] = {
+		SLICE_LIT("# "), put_decimal(num, n), SLICE_LIT(" \""),
+		{ t->loc.file, t->file_len }, SLICE_LIT("\"\n"),
+	};
+	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
+}
+
+/* The verdict a handler is about to fill in. */
+static struct verdict *fresh(struct tu *t)
+{
+	verdict_reset(&t->v);
+	return &t->v;
+}
+
+/* V_FAIL: the message at the current line, or at the C source position
+ * the input names (with the assembly line, for -save-temps). */
+static int report(struct tu *t, const struct verdict *v)
+{
+	struct diag_loc at;
+	if (v->at_source && tu_src_where(t, &at)) {
+		diag_error(&at, "%s (assembly: %s:%lu)", v->msg, t->loc.file, t->loc.line);
+	} else {
+		at = t->loc;
+		at.col = v->col;
+		diag_error(&at, "%s", v->msg);
+	}
 	t->failed = true;
 	return -1;
 }
 
-/* An error about the user's code: at its C source line when the input
- * says which, with the assembly line after the message for -save-temps. */
-int tu_fail_src(struct tu *t, const char *fmt, ...)
+/* Lines a handler put in front of input line N. */
+static void insert(struct tu *t, const struct verdict *v, unsigned long n)
 {
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	struct diag_loc at;
-	if (!tu_src_where(t, &at))
-		return tu_fail(t, 0, "%s", msg);
-	diag_error(&at, "%s (assembly: %s:%lu)", msg, t->loc.file, t->loc.line);
-	t->failed = true;
-	return -1;
+	if (!v->before.len)
+		return;
+	put_buf(t, &v->before);
+	resync(t, n);
+}
+
+static void place_preamble(void *p)
+{
+	struct tu *t = p;
+	put_buf(t, &t->v.preamble);
+	resync(t, t->mark_set ? t->mark_line : t->loc.line);
+}
+
+/* From .kcfi_func to the function's label the output is held, so that the
+ * preamble can go after the function's alignment and before GCC's
+ * patchable prefix, which begins at the mark if there is one. */
+static void entry_step(struct tu *t, const struct verdict *v)
+{
+	switch (v->entry) {
+	case ENTRY_NONE:
+		break;
+	case ENTRY_HOLD:
+		sink_hold(t->out);
+		t->mark_set = false;
+		break;
+	case ENTRY_MARK:
+		t->mark_set = true;
+		t->mark_off = sink_held_len(t->out);
+		t->mark_line = t->loc.line;
+		break;
+	case ENTRY_PLACE:
+		sink_release(t->out, t->mark_set ? t->mark_off : sink_held_len(t->out),
+			     place_preamble, t);
+		break;
+	}
+}
+
+/* Carry out verdict K on the current input line LINE (N bytes: for a line
+ * marker, what follows its file name).  Returns V_PASS if the line is still
+ * to be written as it is, else what became of it. */
+static enum verdict_kind carry_out(struct tu *t, enum verdict_kind k, const char *line, size_t n)
+{
+	struct verdict *v = &t->v;
+	if (k == V_BRANCH)
+		k = tu_annotated(t, line, n, v);
+	if (k == V_FAIL) {
+		report(t, v);
+		return V_FAIL;
+	}
+	entry_step(t, v);
+	insert(t, v, t->loc.line);
+	switch (k) {
+	case V_PASS:
+	case V_BRANCH:
+	case V_FAIL:
+		break;
+	case V_BLANK:
+		put(t, "\n", 1);
+		break;
+	case V_REPLACE:
+		put_buf(t, &v->text);
+		resync(t, t->loc.line + 1);
+		break;
+	case V_HOLD:
+		t->held.len = 0;
+		t->held_line = t->loc.line;
+		buf_append(&t->held, line, n);
+		break;
+	}
+	return k;
+}
+
+/* A line of a held sequence (tu-seq.c).  Once complete, the held lines are
+ * one branch: they go out as they were, after what tu_annotated() put in
+ * front of them, or its check replaces them all. */
+static int seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
+{
+	struct verdict *v = fresh(t);
+	enum verdict_kind r = tu_seq_line(t, k, p, n, v);
+	if (r != V_FAIL)
+		buf_append(&t->held, p, n);
+	if (r == V_BRANCH)
+		r = tu_annotated(t, NULL, 0, v);
+	switch (r) {
+	case V_FAIL:
+		return report(t, v);
+	case V_PASS:
+		insert(t, v, t->held_line);
+		put_buf(t, &t->held);
+		break;
+	case V_REPLACE:
+		put_buf(t, &v->text);
+		resync(t, t->loc.line + 1);
+		break;
+	default:
+		break;
+	}
+	return 0;
 }
 
 struct tu *tu_new(const struct kcfi_options *opts, struct sink *out)
@@ -79,7 +201,9 @@ void tu_free(struct tu *t)
 	tu_src_free(t);
 	for (size_t i = 0; i < sizeof(t->reserved_by) / sizeof(t->reserved_by[0]); i++)
 		free(t->reserved_by[i].why);
-	buf_free(&t->seq.text);
+	buf_free(&t->seq.first);
+	buf_free(&t->held);
+	verdict_free(&t->v);
 	free(t);
 }
 
@@ -95,70 +219,6 @@ const struct tu_stats *tu_stats(struct tu *t)
 	t->stats.types_assembled = st.assembled;
 	t->stats.params_reused = st.params_reused;
 	return &t->stats;
-}
-
-void tu_put(struct tu *t, const char *p, size_t n)
-{
-	sink_write(t->out, p, n);
-}
-
-/* The next input line is line N again, whatever we inserted. */
-void tu_resync(struct tu *t, unsigned long n)
-{
-	if (t->opts.no_line_markers)
-		return;
-	char num[DECIMAL_MAX];
-	const struct slice line[] = {
-		SLICE_LIT("# "), put_decimal(num, n), SLICE_LIT(" \""),
-		{ t->loc.file, t->file_len }, SLICE_LIT("\"\n"),
-	};
-	sink_join(t->out, line, sizeof(line) / sizeof(line[0]));
-}
-
-/* Strip the quotes a symbol may be written with. */
-struct slice tu_unquoted(struct slice s)
-{
-	if (s.n >= 2 && s.p[0] == '"' && s.p[s.n - 1] == '"')
-		return (struct slice){ s.p + 1, s.n - 2 };
-	return s;
-}
-
-bool tu_same_symbol(struct slice a, struct slice b)
-{
-	a = tu_unquoted(a);
-	b = tu_unquoted(b);
-	return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
-}
-
-/* PREFIX + NAME as a symbol, quoted if NAME had to be; kept in t->scratch. */
-const char *tu_prefixed_symbol(struct tu *t, const char *prefix, struct slice name)
-{
-	bool quoted = name.n >= 2 && name.p[0] == '"';
-	struct slice bare = tu_unquoted(name);
-	t->scratch.len = 0;
-	if (quoted)
-		buf_append(&t->scratch, "\"", 1);
-	buf_append(&t->scratch, prefix, strlen(prefix));
-	buf_append(&t->scratch, bare.p, bare.n);
-	if (quoted)
-		buf_append(&t->scratch, "\"", 1);
-	buf_append(&t->scratch, "", 1);
-	return t->scratch.data;
-}
-
-const char *tu_dir_name(enum kcfi_dir k)
-{
-	static const char *const names[] = {
-		[KD_VERSION] = KCFI_DIR_VERSION, [KD_TYPE] = KCFI_DIR_TYPE,
-		[KD_FUNC] = KCFI_DIR_FUNC, [KD_EXTERN] = KCFI_DIR_EXTERN,
-		[KD_CALL] = KCFI_DIR_CALL, [KD_CALL_UNCHECKED] = KCFI_DIR_CALL_UNCHECKED,
-		[KD_CALL_DIRECT] = KCFI_DIR_CALL_DIRECT,
-		[KD_BRANCH_NOCALL] = KCFI_DIR_BRANCH_NOCALL,
-		[KD_REQUIRE_PLUGIN] = KCFI_DIR_REQUIRE_PLUGIN,
-		[KD_TYPEINFO] = KCFI_DIR_TYPEINFO, [KD_RESERVED] = KCFI_DIR_RESERVED,
-		[KD_STUB_ALIAS] = KCFI_DIR_STUB_ALIAS,
-	};
-	return names[k];
 }
 
 /* ---- statements -------------------------------------------------------- */
@@ -180,33 +240,33 @@ static bool is_trampoline_label(struct slice name)
 	return true;
 }
 
-static int on_label(struct tu *t, struct stmt *s)
+static enum verdict_kind on_label(struct tu *t, struct stmt *s, struct verdict *v)
 {
 	t->prefix_line = 0;	/* a label ends a prefix (it stands alone) */
 	if (t->call.active)
-		return tu_fail(t, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
-			    (int)s->name.n, s->name.p, tu_dir_name(t->call.kind), t->call.line);
+		return v_fail(v, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
+			      (int)s->name.n, s->name.p, kcfi_dir_name(t->call.kind), t->call.line);
 	/* GCC prints the template of its nested-function trampolines (aarch64:
 	 * "br x17") as text under .LTRAMPn.  It is data, copied to the stack
 	 * and entered only through a call, which is checked: its branch needs
 	 * no annotation.  The next label ends it. */
 	t->in_tramp = is_trampoline_label(s->name);
-	int r = t->func.active ? tu_entry_label(t, s) : 0;
-	if (!r && t->instrumented && !t->in_app && t->fn_type.len &&
+	enum verdict_kind k = t->func.active ? tu_entry_label(t, s, v) : V_PASS;
+	if (k == V_PASS && t->instrumented && !t->in_app && t->fn_type.len &&
 	    t->fn_type.len == s->name.n && !memcmp(t->fn_type.data, s->name.p, s->name.n))
 		tu_function_start(t);
-	return r;
+	return k;
 }
 
 /* GCC prints a syntax switch (x86 -masm=intel) before the plugin's first
  * word, when the backend that must read what follows is not known yet:
  * every backend says what the directive means to it then. */
-static int on_syntax(struct tu *t, const struct stmt *s)
+static enum verdict_kind on_syntax(struct tu *t, const struct stmt *s, struct verdict *v)
 {
 	if (t->instrumented) {
 		if (arch_syntax_directive(t->arch, s->name.p, s->name.n) > 0)
-			return tu_fail(t, 0, "%s", t->arch->syntax_refusal);
-		return 0;
+			return v_fail(v, 0, "%s", t->arch->syntax_refusal);
+		return V_PASS;
 	}
 	const struct kcfi_arch *a;
 	for (unsigned i = 0; i < 32 && (a = arch_nth(i)); i++) {
@@ -216,24 +276,25 @@ static int on_syntax(struct tu *t, const struct stmt *s)
 		else if (r == 0)
 			t->foreign_syntax &= ~(1u << i);
 	}
-	return 0;
+	return V_PASS;
 }
 
-static int on_directive(struct tu *t, struct stmt *s)
+static enum verdict_kind on_directive(struct tu *t, struct stmt *s, struct verdict *v)
 {
 	if (t->call.active && !is_debug_directive(s->name) &&
 	    !arch_state_directive(t->arch, s->name.p, s->name.n, s->args.p, s->args.n)) {
 		/* Directives GCC prints inside a call pattern, as the backend
 		 * knows them (x86 TLS GD: .byte 0x66; aarch64: .tlsdesccall).
 		 * Other data could be an instruction of its own. */
-		if (tu_lenient(&t->call) &&
+		if (annot_lenient(t->call.kind) &&
 		    arch_lenient_directive(t->arch, s->name.p, s->name.n, s->args.p, s->args.n))
-			return tu_on_lenient(t, s);
-		return tu_fail(t, 0, "directive '.%.*s' between %s (line %lu) and the branch it annotates",
-			    (int)s->name.n, s->name.p, tu_dir_name(t->call.kind), t->call.line);
+			return tu_on_lenient(t, s, v);
+		return v_fail(v, 0, "directive '.%.*s' between %s (line %lu) and the branch it "
+			      "annotates", (int)s->name.n, s->name.p, kcfi_dir_name(t->call.kind),
+			      t->call.line);
 	}
 	if (t->instrumented && !t->in_app && dir_is(s, "size"))
-		tu_function_range(t, s->args);
+		tu_function_range(t, s->args, v);
 	if (t->instrumented && !t->in_app && dir_is(s, "type")) {
 		tu_function_type(t, s->args);
 		tu_src_forget(t);
@@ -249,45 +310,59 @@ static int on_directive(struct tu *t, struct stmt *s)
 	const char *msg;
 	int r = section_apply(&t->sec, s->name.p, s->name.n, s->args.p, s->args.n, &msg);
 	if (r < 0)
-		return tu_fail(t, 0, "%s", msg);
+		return v_fail(v, 0, "%s", msg);
 	if (r > 0)
 		t->in_tramp = false;
 	/* Inline assembly may switch syntax for itself and back. */
-	if (!t->in_app && on_syntax(t, s))
-		return -1;
+	if (!t->in_app && on_syntax(t, s, v) == V_FAIL)
+		return V_FAIL;
 	if (r > 0 || !t->instrumented)
-		return 0;
+		return V_PASS;
 	if (dir_is(s, "symver"))
 		symver_note(&t->symvers, s->args);
 	if (t->func.active)
 		tu_entry_directive(t, s);
-	return 0;
+	return V_PASS;
 }
 
-static int statements(struct tu *t, const char *p, size_t n)
+static enum verdict_kind on_insn(struct tu *t, struct stmt *s, const char *line, size_t n,
+				 struct verdict *v)
+{
+	if (!t->instrumented)
+		return V_PASS;
+	if (t->func.active)
+		return tu_entry_insn(t, s, v);
+	return tu_on_insn(t, s, line, n, v);
+}
+
+/* The statements of P..N, each carried out as its handler decides.  Returns
+ * V_PASS if the line is still to be written as it is. */
+static enum verdict_kind statements(struct tu *t, const char *p, size_t n)
 {
 	struct slice rest = { p, n };
 	struct stmt s;
 	const char *comment = t->arch ? t->arch->comment : "#";
 	while (stmt_next(&rest, comment, &s)) {
-		int r = 0;
+		struct verdict *v;
+		enum verdict_kind k;
 		switch (s.kind) {
 		case STMT_EMPTY:
 			continue;
 		case STMT_LABEL:
-			r = on_label(t, &s);
+			k = on_label(t, &s, v = fresh(t));
 			break;
 		case STMT_DIRECTIVE:
-			r = on_directive(t, &s);
+			k = on_directive(t, &s, v = fresh(t));
 			break;
-		case STMT_INSN:
-			r = tu_on_insn(t, &s, p, n);
+		default:
+			k = on_insn(t, &s, p, n, v = fresh(t));
 			break;
 		}
-		if (r)
-			return r;
+		k = carry_out(t, k, p, n);
+		if (k != V_PASS)
+			return k;
 	}
-	return 0;
+	return V_PASS;
 }
 
 /* The hot path: most lines are single instructions that no directive waits
@@ -312,16 +387,16 @@ static bool plain_insn(struct tu *t, const char *p, size_t n)
 /* A line marker "# 12 "file.c" 1" is a comment to us, but GNU as (every
  * target here) reads statements after its file name: "# 12 "f.c"; call
  * *%rax" calls.  Whatever follows the name is read as statements. */
-static int marker_line(struct tu *t, const char *p, size_t n)
+static enum verdict_kind marker_line(struct tu *t, const char *p, size_t n)
 {
 	const char *q = memchr(p, '"', n), *end = p + n;
 	if (!q || !line_is_compound(q, (size_t)(end - q)))
-		return 0;
+		return V_PASS;
 	for (q++; q < end && *q != '"'; q++)
 		if (*q == '\\' && q + 1 < end)
 			q++;
 	if (q >= end)
-		return 0;
+		return V_PASS;
 	q++;
 	return statements(t, q, (size_t)(end - q));
 }
@@ -399,14 +474,52 @@ static void app_unmarked(struct tu *t, enum asmline_kind k, const char *p, size_
 		t->app_unmarked = true;
 		t->app_started = false;
 		t->app_line = t->loc.line;
-		tu_app_begin(t, t->loc.line);
+		tu_app_begin(t, fresh(t));
+		insert(t, &t->v, t->loc.line);
 	} else if (a == KCFI_APP_SYNTAX && !after_state && !t->in_app) {
 		t->app_on_line = true;
 	} else if (a == KCFI_APP_SYNTAX && after_state && t->app_unmarked) {
-		tu_app_end(t);
+		tu_app_end(t, fresh(t));
+		insert(t, &t->v, t->loc.line);
 		t->in_app = false;
 		t->app_unmarked = false;
 	}
+}
+
+/* A .kcfi_* directive line. */
+static enum verdict_kind kcfi_directive(struct tu *t, const char *p, size_t n, struct verdict *v)
+{
+	struct kcfi_directive d;
+	const char *msg;
+	size_t col;
+	if (kcfi_directive_parse(p, n, &d, &msg, &col))
+		return v_fail(v, col, "%s", msg);
+	if (tu_directive_allowed(t, &d, v) == V_FAIL)
+		return V_FAIL;
+	switch (d.kind) {
+	case KD_VERSION:
+		return tu_on_version(t, &d, v);
+	case KD_TYPE:
+		return tu_on_type(t, &d, v);
+	case KD_FUNC:
+		return tu_on_func(t, &d, v);
+	case KD_EXTERN:
+		return tu_on_extern(t, &d, v);
+	case KD_CALL:
+	case KD_CALL_UNCHECKED:
+	case KD_CALL_DIRECT:
+	case KD_BRANCH_NOCALL:
+		return tu_on_call(t, &d, v);
+	case KD_TYPEINFO:
+		return tu_on_typeinfo(t, &d, v);
+	case KD_RESERVED:
+		return tu_on_reserved(t, &d, v);
+	case KD_STUB_ALIAS:
+		return tu_on_stub_alias(t, &d, v);
+	case KD_REQUIRE_PLUGIN:
+		return tu_on_require_plugin(t);
+	}
+	return V_BLANK;
 }
 
 static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
@@ -417,17 +530,21 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		if (t->arch->app_line && !t->seq.active)
 			app_unmarked(t, k, p, n);
 	}
-	if (t->fn_start_pending)
-		tu_function_start_label(t);
+	if (t->fn_start_pending) {
+		tu_function_start_label(t, fresh(t));
+		insert(t, &t->v, t->loc.line);
+	}
 	/* GNU as ends a statement at a NUL byte and reads on after it, so
 	 * "nop\0call *%rax" is a call to it and a nop to us: refuse. */
 	const char *nul = t->instrumented ? memchr(p, '\0', n) : NULL;
-	if (nul)
-		return tu_fail(t, (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
-			    "start a new statement there");
+	if (nul) {
+		v_fail(fresh(t), (size_t)(nul - p) + 1, "NUL byte in the input: GNU as would "
+		       "start a new statement there");
+		return report(t, &t->v);
+	}
 	if (t->seq.active)
-		return tu_seq_line(t, k, p, n) < 0 ? -1 : 0;
-	int r = 0;
+		return seq_line(t, k, p, n);
+	enum verdict_kind r = V_PASS;
 	if (t->in_app && !t->app_started && k != ASMLINE_BLANK && k != ASMLINE_MARKER &&
 	    k != ASMLINE_NO_APP && k != ASMLINE_KCFI)
 		t->app_started = true;
@@ -436,12 +553,15 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		t->in_app = true;
 		t->app_started = false;
 		t->app_line = t->loc.line;
-		tu_put(t, p, n);
-		tu_app_begin(t, t->loc.line + 1);
+		put(t, p, n);
+		/* The block's start label goes after the #APP line. */
+		tu_app_begin(t, fresh(t));
+		insert(t, &t->v, t->loc.line + 1);
 		return 0;
 	case ASMLINE_NO_APP:
 		t->in_app = false;
-		tu_app_end(t);
+		tu_app_end(t, fresh(t));
+		insert(t, &t->v, t->loc.line);
 		break;
 	case ASMLINE_DEBUG:
 		if (!t->cfi && is_cfi_startproc(p, n))
@@ -457,7 +577,8 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	case ASMLINE_BLANK:
 		break;
 	case ASMLINE_KCFI:
-		return tu_kcfi_line(t, p, n);
+		r = carry_out(t, kcfi_directive(t, p, n, fresh(t)), p, n);
+		return r == V_FAIL ? -1 : 0;
 	case ASMLINE_INSN:
 		if (plain_insn(t, p, n))
 			break;
@@ -467,10 +588,10 @@ static int tu_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 		r = statements(t, p, n);
 		break;
 	}
-	if (r < 0)
+	if (r == V_FAIL)
 		return -1;
-	if (r == 0)
-		tu_put(t, p, n);
+	if (r == V_PASS)
+		put(t, p, n);
 	return 0;
 }
 
@@ -507,40 +628,48 @@ int tu_feed_mem(struct tu *t, const char *p, size_t n, const char *name)
 	return feed(t, asmline_open_mem(p, n), name);
 }
 
+/* A refusal at the end of the input, at input line LINE. */
+static int fail_at_end(struct tu *t, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail_at_end(struct tu *t, unsigned long line, const char *fmt, ...)
+{
+	struct verdict *v = fresh(t);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	va_end(ap);
+	v->col = 0;
+	v->at_source = false;
+	t->loc.line = line;
+	return report(t, v);
+}
+
 int tu_finish(struct tu *t)
 {
-	if (t->call.active) {
-		t->loc.line = t->call.line;
-		return tu_fail(t, 0, "%s at the end of the input: no branch follows it",
-			    tu_dir_name(t->call.kind));
-	}
-	if (t->func.active) {
-		t->loc.line = t->func.line;
-		return tu_fail(t, 0, ".kcfi_func %s: the input ends before its definition",
-			    t->func.name.data);
-	}
-	if (t->seq.active) {
-		t->loc.line = t->seq.call.line;
-		return tu_fail(t, 0, "%s: the input ends inside the branch it annotates",
-			    tu_dir_name(t->seq.call.kind));
-	}
-	if (t->in_app && !t->app_unmarked && t->arch && t->arch->app_by_linemarkers) {
+	if (t->call.active)
+		return fail_at_end(t, t->call.line, "%s at the end of the input: no branch follows it",
+				   kcfi_dir_name(t->call.kind));
+	if (t->func.active)
+		return fail_at_end(t, t->func.line, ".kcfi_func %s: the input ends before its "
+				   "definition", t->func.name.data);
+	if (t->seq.active)
+		return fail_at_end(t, t->seq.call.line, "%s: the input ends inside the branch it "
+				   "annotates", kcfi_dir_name(t->seq.call.kind));
+	if (t->in_app && !t->app_unmarked && t->arch && t->arch->app_by_linemarkers)
 		/* Without its closing marker (a GCC built for an assembler
 		 * that lacks "# 0"), the rest of the unit went unchecked. */
-		t->loc.line = t->app_line;
-		return tu_fail(t, 0, "inline assembly begins here, but no line marker "
-			    "'%s 0 \"\" 2' ends it", t->arch->comment);
-	}
-	if (t->require_plugin && !t->instrumented) {
-		t->loc.line = t->require_line;
-		return tu_fail(t, 0, "this code was generated without the kcfi plugin although "
-			    "its source was compiled with -fsanitize=kcfi -flto: link "
-			    "through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
-	}
+		return fail_at_end(t, t->app_line, "inline assembly begins here, but no line "
+				   "marker '%s 0 \"\" 2' ends it", t->arch->comment);
+	if (t->require_plugin && !t->instrumented)
+		return fail_at_end(t, t->require_line, "this code was generated without the kcfi "
+				   "plugin although its source was compiled with -fsanitize=kcfi "
+				   "-flto: link through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
 	if (t->instrumented) {
-		struct emitter em = { .sink = t->out, .section = &t->sec.cur,
+		struct verdict *v = fresh(t);
+		struct emitter em = { .out = &v->text, .section = &t->sec.cur,
 				      .trap_word = t->arch->trap_word, .cfi = t->cfi };
 		arch_tu_end(t->arch, &em, &t->arch_opts, t->needs);
+		put_buf(t, &v->text);
 		typetab_write_names(&t->types, t->out, t->arch);
 	}
 	return 0;

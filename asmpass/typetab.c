@@ -75,6 +75,14 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 	return 0;
 }
 
+const struct type_entry *typetab_need(struct typetab *t, unsigned id)
+{
+	const struct type_entry *e = typetab_get(t, id);
+	if (e)
+		typetab_use(t, id);
+	return e;
+}
+
 void typetab_use(struct typetab *t, unsigned id)
 {
 	if (id < t->cap && t->v[id].defined)

@@ -35,6 +35,11 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 		   struct kcfi_type_error *err);
 
 struct sink;
+/* ID as a directive that puts it into code or a symbol needs it: its entry,
+ * recorded as used (typetab_use), or NULL if no .kcfi_type defined it, for
+ * the message TYPETAB_UNDEFINED (the directive's name, ID). */
+const struct type_entry *typetab_need(struct typetab *t, unsigned id);
+#define TYPETAB_UNDEFINED "%s refers to type %u, which no .kcfi_type defined"
 /* ID (defined) goes into code or a symbol: its name is recorded. */
 void typetab_use(struct typetab *t, unsigned id);
 /* The KCFI_TYPE_NAME records (common/exempt.h) of the used types into

@@ -19,6 +19,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/regs.sh \
 	tests/doc/manpages.sh \
 	tests/asmpass/spellings.sh \
-	tests/asmpass/huge-align.sh
+	tests/asmpass/huge-align.sh \
+	tests/asmpass/tu-star.sh
 TESTS += tests/asmpass/arch-ops $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh

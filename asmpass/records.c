@@ -1,0 +1,39 @@
+/* .debug_srcinfo record text; see records.h. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "common/exempt.h"
+#include "asmpass/records.h"
+
+void record_label(struct buf *out, unsigned n)
+{
+	buf_printf(out, ".Lkcfi_exempt%u:\n", n);
+}
+
+/* A 32-bit target has no 64-bit absolute relocation (arm: .quad of a symbol
+ * does not assemble), so there each word is the 32-bit value and a zero
+ * upper half. */
+void record_range(struct buf *out, unsigned ptr_bits, struct slice start, unsigned end,
+		  unsigned r)
+{
+	const char *w = ptr_bits == 32 ? "long" : "quad";
+	const char *hi = ptr_bits == 32 ? ", 0" : "";
+	buf_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		   "\t.balign\t8\n\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",
+		   w, (int)start.n, start.p, hi, end, hi, r, hi);
+}
+
+void record_exempt(struct buf *out, unsigned ptr_bits, unsigned start, unsigned end,
+		   unsigned r)
+{
+	char label[32];
+	int n = snprintf(label, sizeof(label), ".Lkcfi_exempt%u", start);
+	record_range(out, ptr_bits, (struct slice){ label, (size_t)n }, end, r);
+}
+
+void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r)
+{
+	record_label(out, n);
+	record_exempt(out, ptr_bits, n, n, r);
+}

@@ -1,0 +1,23 @@
+/* The text of .debug_srcinfo records (common/exempt.h): what kcfi-as writes
+ * so that kcfi-audit can tell branches left unchecked on purpose, inline
+ * assembly and instrumented functions from a lost check. */
+#ifndef KCFI_ASMPASS_RECORDS_H
+#define KCFI_ASMPASS_RECORDS_H
+
+#include "asmpass/sink.h"
+#include "asmpass/stmt.h"
+
+/* ".Lkcfi_exemptN:", the label records point at. */
+void record_label(struct buf *out, unsigned n);
+/* One record: START (a label or symbol) to .Lkcfi_exemptEND, reason R, with
+ * words of PTR_BITS. */
+void record_range(struct buf *out, unsigned ptr_bits, struct slice start, unsigned end,
+		  unsigned r);
+/* The same from .Lkcfi_exemptSTART. */
+void record_exempt(struct buf *out, unsigned ptr_bits, unsigned start, unsigned end,
+		   unsigned r);
+/* Label N and its record, in front of a branch left unchecked on purpose,
+ * for reason R. */
+void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r);
+
+#endif
