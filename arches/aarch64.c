@@ -27,6 +27,7 @@
 #include "asmpass/arch.h"
 #include "asmpass/pattern.h"
 #include "asmpass/stmt.h"
+#include "common/kcfi-traps.h"
 
 /* Branch statements, mnemonics and registers in any letter case, as GNU as
  * reads them.  GCC prints conditions without the dot (beq, bgt); both
@@ -51,19 +52,21 @@ static uint32_t grp_ind, grp_reg, grp_pac, grp_ret, grp_call;
 
 enum {
 	A64_REG_MASK = 0xff,	/* flags: target register number */
-};
-
-/* The BRK immediate Linux's arm64 KCFI handler decodes (asm/brk-imm.h):
- * CFI_BRK_IMM_BASE, the register holding the expected id in bits 5-9,
- * the target's in bits 0-4. */
-enum {
-	A64_BRK_KCFI_BASE = 0x8000,
-	A64_BRK_TYPE_SHIFT = 5,
+	/* General registers by number: the AAPCS64 intra-procedure scratch
+	 * pair the check uses, the stand-in when the target is one of them,
+	 * the frame pointer and the link register. */
+	A64_X9 = 9,
+	A64_IP0 = 16,
+	A64_IP1 = 17,
+	A64_FP = 29,
+	A64_LR = 30,
+	/* ldur's signed 9-bit offset: the id is at most this far below. */
+	A64_LDUR_REACH = 256,
 };
 
 static unsigned a64_brk_imm(unsigned expected_reg, unsigned target_reg)
 {
-	return A64_BRK_KCFI_BASE | expected_reg << A64_BRK_TYPE_SHIFT | target_reg;
+	return KCFI_A64_BRK_BASE | expected_reg << KCFI_A64_BRK_TYPE_SHIFT | target_reg;
 }
 
 static int a64_gpr(const char *p, size_t n);
@@ -124,7 +127,7 @@ static enum insn_class a64_classify(const char *s, size_t len, struct kcfi_branc
 		return b->cls = ascii_lower(p[1]) == 'l' ? INSN_ICALL : INSN_IJUMP;
 	}
 	char reg[8];
-	if (pattern_group_lower(ov, grp_ret, s, reg, sizeof(reg)) && xreg(reg) == 30)
+	if (pattern_group_lower(ov, grp_ret, s, reg, sizeof(reg)) && xreg(reg) == A64_LR)
 		return b->cls = INSN_OTHER;		/* ret x30: a return */
 	if (ov[2 * grp_ret] != PCRE2_UNSET) {
 		b->refuse = "ret through another register than x30 is a jump the return "
@@ -141,18 +144,18 @@ static enum insn_class a64_classify(const char *s, size_t len, struct kcfi_branc
 static int a64_gpr(const char *p, size_t n)
 {
 	if (n == 3 && (!memcmp(p, "ip0", 3) || !memcmp(p, "ip1", 3)))
-		return 16 + (p[2] - '0');
+		return A64_IP0 + (p[2] - '0');
 	if (n == 2 && !memcmp(p, "fp", 2))
-		return 29;
+		return A64_FP;
 	if (n == 2 && !memcmp(p, "lr", 2))
-		return 30;
+		return A64_LR;
 	if (n < 2 || n > 3 || (p[0] != 'x' && p[0] != 'w') || p[1] < '0' || p[1] > '9' ||
 	    (n == 3 && (p[1] == '0' || p[2] < '0' || p[2] > '9')))
 		return -1;
 	unsigned v = (unsigned)(p[1] - '0');
 	if (n == 3)
 		v = v * 10 + (unsigned)(p[2] - '0');
-	return v <= 30 ? (int)v : -1;
+	return v <= A64_LR ? (int)v : -1;
 }
 
 static const char *a64_gpr_name(unsigned n)
@@ -170,8 +173,8 @@ static const char *a64_gpr_name(unsigned n)
 static void scratch(const struct kcfi_branch *b, unsigned *loaded, unsigned *expected)
 {
 	unsigned target = b->flags & A64_REG_MASK;
-	*loaded = target == 16 ? 9 : 16;
-	*expected = target == 17 ? 9 : 17;
+	*loaded = target == A64_IP0 ? A64_X9 : A64_IP0;
+	*expected = target == A64_IP1 ? A64_X9 : A64_IP1;
 }
 
 static uint64_t a64_check_clobbers(const struct kcfi_branch *b)
@@ -189,7 +192,7 @@ static int a64_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	unsigned loaded, expected;
 	scratch(b, &loaded, &expected);
 	unsigned off = 4 * site->prefix_nops + 4;
-	if (off > 256)
+	if (off > A64_LDUR_REACH)
 		return emit_fail(e, "%u patchable prefix NOPs put the type id out of "
 				 "ldur's reach (at most 63)", site->prefix_nops);
 	unsigned n = site->serial;

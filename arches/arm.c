@@ -38,6 +38,7 @@
 #include "asmpass/arch.h"
 #include "asmpass/pattern.h"
 #include "asmpass/stmt.h"
+#include "common/kcfi-traps.h"
 
 /* Branches as GNU as reads them in unified syntax, any letter case, with an
  * optional condition and .n/.w width suffix:
@@ -82,12 +83,8 @@ enum {
 	ARM_ISA_THUMB = 1,	/* opts->isa: the assembler is in Thumb state */
 	ARM_ISA_DIVIDED = 2,	/* opts->isa: .syntax divided */
 	ARM_IP = 12,
+	ARM_SP = 13,
 	ARM_LR = 14,
-	/* BKPT immediates, ORed with the target register, as LLVM's udf
-	 * immediates name it: Thumb's BKPT has 8 bits, ARM's 16, where the
-	 * aarch64 layout (0x8000, type register 31: none) fits. */
-	ARM_BKPT_THUMB = 0x80,
-	ARM_BKPT_ARM = 0x8000 | 31 << 5,
 };
 
 static int arm_gpr(const char *p, size_t n);
@@ -138,7 +135,7 @@ static enum insn_class arm_classify(const char *s, size_t len, struct kcfi_branc
 		else if (r < 0 && call)
 			/* blx to a label: a direct, state-switching call */
 			return b->cls = INSN_CALL;
-		else if (r < 0 || r == 13)
+		else if (r < 0 || r == ARM_SP)
 			b->refuse = "its target is no general register";
 		else if (r == ARM_LR)
 			b->refuse = "blx lr overwrites its own target; KCFI checks only "
@@ -273,9 +270,9 @@ static int arm_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		emit(e, "\tpop\t{%s}\n", s);
 	emit(e, "\t%s\t" EMIT_CALL_LABEL "\n", thumb ? "beq.w" : "beq", n);
 	if (thumb)
-		emit_trap(e, n, "\tbkpt\t#0x%x\n\tnop.n\n", ARM_BKPT_THUMB | target);
+		emit_trap(e, n, "\tbkpt\t#0x%x\n\tnop.n\n", KCFI_ARM_BKPT_THUMB | target);
 	else
-		emit_trap(e, n, "\tbkpt\t#0x%x\n", ARM_BKPT_ARM | target);
+		emit_trap(e, n, "\tbkpt\t#0x%x\n", KCFI_ARM_BKPT_ARM | target);
 	emit(e, "\t%s\t%s\n", b->cls == INSN_ICALL ? "blx" : "bx", b->reg);
 	return 0;
 }

@@ -77,16 +77,12 @@ static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	const char *reg = b->mem ? gpr_names[i386_scratch(b)] : b->reg;
 	(void)opts;
 
-	if (b->flags & X86_RETURN_THUNK)
-		return emit_fail(e, "'__x86_return_thunk_%s' is an indirect return, not a call: "
-				 "it takes .kcfi_branch_nocall", b->reg);
+	if (x86_refuse_return_thunk(e, b))
+		return -1;
 	/* The inline retpoline is read in 64-bit mode only (no seq_begin here),
 	 * so it never gets this far. */
 	if (b->mem)
-		emit(e, "\t%smovl\t%s%.*s, %%%s\n",
-		     b->flags & X86_DISP32 ? "{disp32} " : b->flags & X86_DISP8 ? "{disp8} " : "",
-		     b->flags & X86_FS ? "%fs:" : b->flags & X86_GS ? "%gs:" : "",
-		     (int)b->mem_len, b->mem, reg);
+		x86_emit_load_target(e, b, "movl", reg);
 	emit(e, "\tcmpl\t$%u, %d(%%%s)\n", x86_code_id(site->id),
 	     -(int)(site->prefix_nops + 4), reg);
 	emit(e, "\tje\t" EMIT_CALL_LABEL "\n", n);
@@ -98,9 +94,7 @@ static int i386_emit_check(struct emitter *e, const struct kcfi_branch *b,
 			emit(e, "\tcs\n");
 		emit(e, "\t%s\t__x86_indirect_thunk_%s\n", insn, b->reg);
 	} else {
-		emit(e, "\t%s%s%s%s%s\t*%%%s\n", b->flags & X86_CS ? "cs " : "",
-		     b->flags & X86_DS ? "ds " : "", b->flags & X86_NOTRACK ? "notrack " : "",
-		     b->flags & X86_BND ? "bnd " : "", insn, reg);
+		x86_emit_branch(e, b, reg);
 	}
 	return 0;
 }

@@ -59,9 +59,19 @@ enum {
 	RV_LINK_SHIFT = 8,		/* flags: link register number (jalr rd) */
 	RV_REG_MASK = 0xff,		/* flags: target register number */
 	RV_ISA_C = 1u << 0,		/* isa: compressed instructions are on */
+	RV_NREGS = 32,
+	RV_S0 = 8,			/* the frame pointer, "fp" */
+	RV_T1 = 6,			/* the check's scratch pair */
+	RV_T2 = 7,
+	RV_T3 = 28,			/* t3..t6: stand-ins when the target is one */
+	/* lw's signed 12-bit offset: the id is at most this far below. */
+	RV_LW_REACH = 2048,
+	/* Instruction lengths: a NOP, compressed or not. */
+	RV_INSN_C = 2,
+	RV_INSN = 4,
 };
 
-static const char *const abi_names[32] = {
+static const char *const abi_names[RV_NREGS] = {
 	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
 	"s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
 	"a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
@@ -76,12 +86,12 @@ static int reg_number(const char *p, size_t n)
 		char tmp[4] = { 0 };
 		memcpy(tmp, p + 1, n - 1);
 		long v = strtol(tmp, &end, 10);
-		if (!*end && v >= 0 && v < 32)
+		if (!*end && v >= 0 && v < RV_NREGS)
 			return (int)v;
 	}
 	if (n == 2 && !memcmp(p, "fp", 2))
-		return 8;
-	for (int i = 0; i < 32; i++)
+		return RV_S0;
+	for (int i = 0; i < RV_NREGS; i++)
 		if (strlen(abi_names[i]) == n && !memcmp(abi_names[i], p, n))
 			return i;
 	return -1;
@@ -201,7 +211,7 @@ static int rv_gpr(const char *p, size_t n)
 
 static const char *rv_gpr_name(unsigned n)
 {
-	return n < 32 ? abi_names[n] : "?";
+	return n < RV_NREGS ? abi_names[n] : "?";
 }
 
 /* The registers that receive the callee's id and the expected id: t1 and
@@ -209,10 +219,10 @@ static const char *rv_gpr_name(unsigned n)
 static void scratch(const struct kcfi_branch *b, unsigned *loaded, unsigned *expected)
 {
 	unsigned target = b->flags & RV_REG_MASK;
-	static const unsigned spare[] = { 28, 29, 30, 31 };	/* t3..t6 */
+	static const unsigned spare[] = { RV_T3, RV_T3 + 1, RV_T3 + 2, RV_T3 + 3 };
 	size_t next = 0;
-	*loaded = 6;						/* t1 */
-	*expected = 7;						/* t2 */
+	*loaded = RV_T1;
+	*expected = RV_T2;
 	if (target == *loaded)
 		*loaded = spare[next++];
 	if (target == *expected)
@@ -233,9 +243,9 @@ static int rv_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	unsigned link = b->flags >> RV_LINK_SHIFT;
 	unsigned loaded, expected;
 	scratch(b, &loaded, &expected);
-	unsigned nop = (opts->isa & RV_ISA_C) ? 2 : 4;
+	unsigned nop = (opts->isa & RV_ISA_C) ? RV_INSN_C : RV_INSN;
 	unsigned off = site->prefix_nops * nop + 4;
-	if (off > 2048)
+	if (off > RV_LW_REACH)
 		return emit_fail(e, "%u patchable prefix NOPs put the type id out of "
 				 "lw's reach", site->prefix_nops);
 	unsigned n = site->serial;

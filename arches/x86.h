@@ -41,4 +41,16 @@ int x86_gpr(const char *p, size_t n);
 void x86_emit_entry(struct emitter *e, const struct kcfi_entry *f);
 bool x86_lenient_directive(const char *name, size_t nlen, const char *args, size_t alen);
 
+/* Pieces of emit_check() (arches/x86-check.c).  A return thunk never
+ * reaches a function entry, so there is nothing to check: -1 after
+ * emit_fail() for one, else 0. */
+int x86_refuse_return_thunk(struct emitter *e, const struct kcfi_branch *b);
+/* "MOV <memory target>, %REG" with what the branch said about the operand:
+ * the segment of an fs/gs prefix word, the displacement's encoding. */
+void x86_emit_load_target(struct emitter *e, const struct kcfi_branch *b, const char *mov,
+			  const char *reg);
+/* The branch through %REG with the prefixes that stay with it, in one
+ * spelling. */
+void x86_emit_branch(struct emitter *e, const struct kcfi_branch *b, const char *reg);
+
 #endif

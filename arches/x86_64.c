@@ -413,13 +413,16 @@ static enum insn_class x86_classify(const char *s, size_t len, struct kcfi_branc
 /* Never let a type id look like ENDBR64/ENDBR32 in either sign, or the
  * preamble's movl immediate (or the caller's) would be a valid IBT landing
  * pad.  Same rule as X86AsmPrinter::MaskKCFIType. */
+#define X86_ENDBR64 UINT32_C(0xfa1e0ff3)	/* f3 0f 1e fa as a little-endian word */
+#define X86_ENDBR32 UINT32_C(0xfb1e0ff3)
+
 uint32_t x86_code_id(uint32_t h)
 {
 	switch (h) {
-	case 0xfa1e0ff3u:
-	case 0x05e1f00du:	/* -0xfa1e0ff3 */
-	case 0xfb1e0ff3u:
-	case 0x04e1f00du:	/* -0xfb1e0ff3 */
+	case X86_ENDBR64:
+	case 0u - X86_ENDBR64:
+	case X86_ENDBR32:
+	case 0u - X86_ENDBR32:
 		return h + 1;
 	default:
 		return h;
@@ -811,18 +814,10 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	unsigned n = site->serial;
 	int disp = -(int)(site->prefix_nops + 4);
 
-	/* A return thunk never reaches a function entry: nothing to check. */
-	if (b->flags & X86_RETURN_THUNK)
-		return emit_fail(e, "'__x86_return_thunk_%s' is an indirect return, not a call: "
-				 "it takes .kcfi_branch_nocall", b->reg);
-
-	/* A memory target is loaded with what the branch said about it: the
-	 * segment of an fs/gs prefix word, the displacement's encoding. */
+	if (x86_refuse_return_thunk(e, b))
+		return -1;
 	if (b->mem)
-		emit(e, "\t%smovq\t%s%.*s, %%r11\n",
-		     b->flags & X86_DISP32 ? "{disp32} " : b->flags & X86_DISP8 ? "{disp8} " : "",
-		     b->flags & X86_FS ? "%fs:" : b->flags & X86_GS ? "%gs:" : "",
-		     (int)b->mem_len, b->mem);
+		x86_emit_load_target(e, b, "movq", "r11");
 	else if (x86_moves_target(b))
 		emit(e, "\tmovq\t%%%s, %%r11\n", b->reg);
 
@@ -841,10 +836,7 @@ static int x86_emit_check(struct emitter *e, const struct kcfi_branch *b,
 		emit(e, "\t%s\t__x86_indirect_thunk_r11\n", insn);
 		e->needs |= X86_NEEDS_THUNK_R11;
 	} else {
-		/* The prefixes that stay with the branch, in one spelling. */
-		emit(e, "\t%s%s%s%s%s\t*%%%s\n", b->flags & X86_CS ? "cs " : "",
-		     b->flags & X86_DS ? "ds " : "", b->flags & X86_NOTRACK ? "notrack " : "",
-		     b->flags & X86_BND ? "bnd " : "", insn, reg);
+		x86_emit_branch(e, b, reg);
 	}
 	return 0;
 }

@@ -19,7 +19,7 @@ libasmpass_a_SOURCES += \
 	asmpass/tu-exempt.c asmpass/tu-seq.c asmpass/tu-srcloc.c asmpass/tu-stubs.c \
 	asmpass/typetab.c asmpass/typetab.h \
 	asmpass/verdict.c asmpass/verdict.h \
-	common/exempt.h common/kcfi-targets.h \
+	common/exempt.h common/kcfi-targets.h common/kcfi-traps.h \
 	grammar/asmline.h
 nodist_libasmpass_a_SOURCES = grammar/asmline-lex.c
 

@@ -243,7 +243,7 @@ static inline uint64_t audit_code_addr(const struct audit_file *f, uint64_t v)
 	return f->eh.e_machine == EM_ARM ? v & ~(uint64_t)1 : v;
 }
 
-/* Little-endian reads (all five targets are). */
+/* Little-endian reads: every target kcfi-audit reads is little-endian. */
 static inline uint32_t le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -12,6 +12,46 @@
 #include <stdio.h>
 
 #include "audit/audit.h"
+#include "audit/insn-form.h"
+#include "common/kcfi-traps.h"
+
+/* The forms the walk and the check are made of (Arm ARM, A64 encodings). */
+static const struct form
+	A64_BRK = { 0xffe0001f, 0xd4200000 },		/* brk #imm16 */
+	A64_LDUR_W = { 0xffe00c00, 0xb8400000 },	/* ldur wT, [xN, #simm9] */
+	A64_MOVK_W = { 0xffe00000, 0x72800000 },	/* movk wD, #imm16 */
+	A64_MOVK_W_16 = { 0xffe00000, 0x72a00000 },	/* movk wD, #imm16, lsl #16 */
+	A64_CMP_W = { 0xffe0fc1f, 0x6b00001f },		/* cmp wN, wM (subs wzr) */
+	A64_B_EQ_8 = { 0xffffffff, 0x54000040 },	/* b.eq .+8 */
+	A64_BR_BLR = { 0xffdffc1f, 0xd61f0000 },	/* br, blr (not ret) */
+	A64_BR_BLR_PAC = { 0xfedff800, 0xd61f0800 },	/* braa, blraaz, ... (not retaa) */
+	A64_ADR_ADRP = { 0x1f000000, 0x10000000 },
+	A64_ADD_X_IMM = { 0xffc00000, 0x91000000 };	/* add xD, xN, #imm12 */
+
+#define A64_NOP UINT32_C(0xd503201f)
+#define A64_BLR_BIT (UINT32_C(1) << 21)		/* of br/blr: the call */
+#define A64_ADRP_BIT (UINT32_C(1) << 31)	/* of adr/adrp: the page */
+
+/* Register and immediate fields. */
+static unsigned rd(uint32_t w)	/* also Rt */
+{
+	return field(w, 0, 5);
+}
+
+static unsigned rn(uint32_t w)
+{
+	return field(w, 5, 5);
+}
+
+static unsigned rm(uint32_t w)
+{
+	return field(w, 16, 5);
+}
+
+static unsigned imm16(uint32_t w)	/* movk, brk */
+{
+	return field(w, 5, 16);
+}
 
 static uint32_t word(const struct audit_file *f, size_t shndx, uint64_t off)
 {
@@ -21,9 +61,10 @@ static uint32_t word(const struct audit_file *f, size_t shndx, uint64_t off)
 
 static bool is_kcfi_brk(uint32_t w, unsigned n, unsigned e)
 {
-	unsigned imm = (w >> 5) & 0xffff;
-	return (w & 0xffe0001f) == 0xd4200000 && (imm & 0x8000) && (imm & 0x1f) == n &&
-	       ((imm >> 5) & 0x1f) == e && (imm & 0x7c00) == 0;
+	unsigned imm = imm16(w);
+	return form_is(w, A64_BRK) && (imm & KCFI_A64_BRK_FIXED_BITS) == KCFI_A64_BRK_BASE &&
+	       (imm & KCFI_A64_BRK_REG_BITS) == n &&
+	       (imm >> KCFI_A64_BRK_TYPE_SHIFT & KCFI_A64_BRK_REG_BITS) == e;
 }
 
 static void check_before(const struct audit_file *f, size_t shndx, uint64_t off, unsigned n,
@@ -36,14 +77,14 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 	uint32_t ldur = word(f, shndx, off - 24), lo = word(f, shndx, off - 20),
 		 hi = word(f, shndx, off - 16), cmp = word(f, shndx, off - 12),
 		 beq = word(f, shndx, off - 8), brk = word(f, shndx, off - 4);
-	unsigned t = ldur & 31, e = lo & 31;
-	if ((ldur & 0xffe00c00) != 0xb8400000 || ((ldur >> 5) & 31) != n ||
-	    (lo & 0xffe00000) != 0x72800000 || (hi & 0xffe00000) != 0x72a00000 || (hi & 31) != e ||
-	    (cmp & 0xffe0fc1f) != 0x6b00001f || ((cmp >> 5) & 31) != t || ((cmp >> 16) & 31) != e ||
-	    beq != 0x54000040 || !is_kcfi_brk(brk, n, e) || t == e)
+	unsigned t = rd(ldur), e = rd(lo);
+	if (!form_is(ldur, A64_LDUR_W) || rn(ldur) != n ||
+	    !form_is(lo, A64_MOVK_W) || !form_is(hi, A64_MOVK_W_16) || rd(hi) != e ||
+	    !form_is(cmp, A64_CMP_W) || rn(cmp) != t || rm(cmp) != e ||
+	    !form_is(beq, A64_B_EQ_8) || !is_kcfi_brk(brk, n, e) || t == e)
 		return;
 	c->present = true;
-	c->id = ((lo >> 5) & 0xffff) | ((hi >> 5) & 0xffff) << 16;
+	c->id = imm16(lo) | (uint32_t)imm16(hi) << 16;
 	c->trap = (struct loc){ shndx, off - 4 };
 }
 
@@ -62,21 +103,21 @@ static void code_refs(struct audit_file *f, size_t shndx, uint64_t off, uint32_t
 		      struct pages *pg)
 {
 	uint64_t pc = f->secs[shndx].sh.sh_addr + off;
-	unsigned rd = w & 31, rn = (w >> 5) & 31;
-	if ((w & 0x1f000000) == 0x10000000) {		/* adr, adrp */
-		uint64_t imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
+	unsigned d = rd(w), n = rn(w);
+	if (form_is(w, A64_ADR_ADRP)) {
+		uint64_t imm = (uint64_t)field(w, 5, 19) << 2 | field(w, 29, 2);
 		imm = (imm ^ (1u << 20)) - (1u << 20);	/* 21 bits, signed */
-		if (w & 0x80000000) {
-			pg->page[rd] = (pc & ~(uint64_t)0xfff) + (imm << 12);
-			pg->at[rd] = (struct loc){ shndx, off };
-			pg->have |= 1u << rd;
+		if (w & A64_ADRP_BIT) {
+			pg->page[d] = (pc & ~(uint64_t)0xfff) + (imm << 12);
+			pg->at[d] = (struct loc){ shndx, off };
+			pg->have |= 1u << d;
 		} else {
 			audit_code_ref(f, (struct loc){ shndx, off }, pc + imm);
 		}
-	} else if ((w & 0xffc00000) == 0x91000000 && (pg->have >> rn & 1)) {	/* add xD, xN, #imm12 */
-		audit_code_ref(f, pg->at[rn], pg->page[rn] + ((w >> 10) & 0xfff));
-		if (rd != rn)
-			pg->have &= ~(1u << rd);
+	} else if (form_is(w, A64_ADD_X_IMM) && (pg->have >> n & 1)) {
+		audit_code_ref(f, pg->at[n], pg->page[n] + field(w, 10, 12));
+		if (d != n)
+			pg->have &= ~(1u << d);
 	}
 }
 
@@ -95,12 +136,12 @@ static int a64_scan(struct audit_file *f, size_t shndx)
 		}
 		if (refs)
 			code_refs(f, shndx, off, w, &pg);
-		bool plain = (w & 0xffdffc1f) == 0xd61f0000;	/* br, blr (not ret) */
-		bool pac = (w & 0xfedff800) == 0xd61f0800;	/* braa, blraaz, ... (not retaa) */
+		bool plain = form_is(w, A64_BR_BLR);
+		bool pac = form_is(w, A64_BR_BLR_PAC);
 		if (!plain && !pac)
 			continue;
-		bool call = w & (1u << 21);
-		unsigned n = (w >> 5) & 31;
+		bool call = w & A64_BLR_BIT;
+		unsigned n = rn(w);
 		char spelling[32];
 		snprintf(spelling, sizeof(spelling), "%s%s x%u", call ? "blr" : "br", pac ? "a*" : "", n);
 		struct check c;
@@ -115,7 +156,7 @@ static int a64_scan(struct audit_file *f, size_t shndx)
 static bool a64_is_trap(const struct audit_file *f, struct loc at)
 {
 	const unsigned char *p = audit_bytes(f, at, 4);
-	return p && (le32(p) & 0xffe0001f) == 0xd4200000 && (le32(p) >> 5 & 0x8000);
+	return p && form_is(le32(p), A64_BRK) && (imm16(le32(p)) & KCFI_A64_BRK_BASE);
 }
 
 /* __cfi_f: the id as a .word, then only NOPs up to f. */
@@ -131,7 +172,7 @@ static bool a64_preamble(const struct audit_file *f, const struct symbol *fn,
 	if (!p)
 		return false;
 	for (uint64_t i = 4; i < fn->value - cfi->value; i += 4)
-		if (le32(p + i) != 0xd503201f)
+		if (le32(p + i) != A64_NOP)
 			return false;
 	*id = le32(p);
 	return true;

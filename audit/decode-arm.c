@@ -35,9 +35,80 @@
 #include <string.h>
 
 #include "audit/audit.h"
+#include "audit/insn-form.h"
 #include "audit/tables.h"
+#include "common/kcfi-traps.h"
 
 enum { R3 = 3, IP = 12, SP = 13, LR = 14, PC = 15 };
+
+/* ARM state (A32) forms, the condition field (bits 28-31) masked out
+ * unless the form says AL. */
+static const struct form
+	A32_BKPT = { 0x0ff000f0, 0x01200070 },
+	A32_BKPT_AL = { 0xfff000f0, 0xe1200070 },
+	A32_BIC_1_AL = { 0xfff00fff, 0xe3c00001 },	/* bic rD, rN, #1 */
+	A32_EOR_IMM_AL = { 0xfff00000, 0xe2200000 },
+	A32_EORS_IMM_AL = { 0xfff00000, 0xe2300000 },
+	A32_BX = { 0x0ffffff0, 0x012fff10 },
+	A32_BLX = { 0x0ffffff0, 0x012fff30 },
+	A32_BXJ = { 0x0ffffff0, 0x012fff20 },
+	A32_LDR_PC = { 0x0c50f000, 0x0410f000 },	/* ldr pc, ... */
+	A32_POP_PC = { 0x0fffffff, 0x049df004 },	/* ldr pc, [sp], #4 */
+	A32_LDR_LIT = { 0x0f7f0000, 0x051f0000 },	/* ldr rT, [pc, #+-imm12] */
+	A32_LDM_PC = { 0x0e108000, 0x08108000 },	/* ldm rN, {.., pc} */
+	A32_MOVW = { 0x0ff00000, 0x03000000 },
+	A32_MOVT = { 0x0ff00000, 0x03400000 },
+	A32_ADD_PC = { 0x0fff0ff0, 0x008f0000 },	/* add rD, pc, rM */
+	A32_LOAD = { 0x0c100000, 0x04100000 };		/* ldr, ldrb: write rT */
+
+/* The words of the check that are the same at every site. */
+#define A32_BEQ_OVER_TRAP UINT32_C(0x0a000000)	/* beq .+8 */
+#define A32_LDR_MINUS_4_AL UINT32_C(0xe5100004)	/* ldr rT, [rN, #-4], rT, rN ORed in */
+#define A32_LDR_R3_POP UINT32_C(0xe49d3004)	/* ldr r3, [sp], #4 */
+#define A32_LDM_R3_POP UINT32_C(0xe8bd0008)	/* ldm sp!, {r3} */
+#define A32_STR_R3_PUSH UINT32_C(0xe52d3004)	/* str r3, [sp, #-4]! */
+#define A32_STM_R3_PUSH UINT32_C(0xe92d0008)	/* stmdb sp!, {r3} */
+
+/* Thumb forms, of the first halfword (T16 alone or a T32's first half). */
+static const struct form
+	T16_BKPT = { 0xff00, 0xbe00 },
+	T16_BX_BLX = { 0xff07, 0x4700 },
+	T16_MOV_HI = { 0xff00, 0x4600 },		/* mov rD, rM, any registers */
+	T16_ADD_HI = { 0xff00, 0x4400 },
+	T16_LDR_LIT = { 0xf800, 0x4800 },
+	T16_ADD_PC = { 0xff78, 0x4478 },		/* add rD, pc */
+	T16_SHIFT_ADD_MOV = { 0xc000, 0x0000 },		/* shifts, add/sub, mov/cmp imm */
+	T16_MOV_CMP_IMM = { 0xe000, 0x2000 },		/* of those: rD at 8 */
+	T32_BIC_IMM = { 0xfff0, 0xf020 },		/* bic.w (i = 0, S = 0) */
+	T32_LDR_W = { 0xff70, 0xf850 },			/* ldr.w rT, [rN, ...] */
+	T32_LDR_LIT = { 0xff7f, 0xf85f },		/* ldr.w rT, [pc, #+-imm12] */
+	T32_EOR_IMM = { 0xfbf0, 0xf080 },
+	T32_EORS_IMM = { 0xfbf0, 0xf090 },
+	T32_LDM_IA = { 0xffd0, 0xe890 },
+	T32_LDM_DB = { 0xffd0, 0xe910 },
+	T32_TBB_TBH = { 0xfff0, 0xe8d0 },
+	T32_MOVW = { 0xfbf0, 0xf240 },
+	T32_MOVT = { 0xfbf0, 0xf2c0 },
+	T32_DATA = { 0xfa00, 0xf000 };			/* data processing, modified imm */
+
+enum {
+	T16_NOP = 0xbf00,
+	T16_MOV_R8_R8 = 0x46c0,	/* the nop GNU as writes without v6T2 */
+	T16_POP_R3 = 0xbc08,
+	T16_PUSH_R3 = 0xb408,
+	T32_BEQ_W_OVER_TRAP_1 = 0xf000,	/* beq.w .+8, first halfword */
+	T32_BEQ_W_OVER_TRAP_2 = 0x8002,
+	T32_BIC_IMM_1 = 0x0001,		/* bic.w: its second halfword, rD masked */
+	T32_BIC_IMM_1_MASK = 0xf0ff,
+	T32_LDR_MINUS_4_2 = 0x0c04,	/* ldr.w rT, [rN, #-4]: second halfword, rT at 12 */
+	T32_TBB_TBH_2 = 0xf000,		/* tbb/tbh: second halfword, rM and H masked */
+	T32_TBB_TBH_2_MASK = 0xffe0,
+	T32_TBH_BIT = 0x10,
+	T16_BLX_BIT = 0x80,
+	T32_LDM_PC_BIT = 0x8000,	/* ldm's second halfword, the list: pc */
+	T32_NOT_DATA_BIT = 0x8000,	/* second halfword: set for branches, clear for
+					 * data processing (eor.w) */
+};
 
 static const char *const reg_names[16] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
@@ -113,31 +184,31 @@ static void check_arm(const struct audit_file *f, size_t shndx, uint64_t off, un
 	if (off < 32)
 		return;
 	uint32_t bkpt = word(f, shndx, off - 4), beq = word(f, shndx, off - 8);
-	unsigned imm = ((bkpt >> 4) & 0xfff0) | (bkpt & 15);
-	if ((bkpt & 0xfff000f0) != 0xe1200070 || (imm & 0xfff0) != (0x8000 | 31u << 5) ||
-	    beq != 0x0a000000)
+	unsigned imm = field(bkpt, 8, 12) << 4 | field(bkpt, 0, 4);
+	if (!form_is(bkpt, A32_BKPT_AL) || (imm & ~KCFI_ARM_BKPT_REG_BITS) != KCFI_ARM_BKPT_ARM ||
+	    beq != A32_BEQ_OVER_TRAP)
 		return;
 	uint64_t end = off - 8;
 	uint32_t pop = word(f, shndx, end - 4);
-	bool saved = pop == 0xe49d3004 || pop == 0xe8bd0008;	/* ldr r3, [sp], #4 / ldm */
+	bool saved = pop == A32_LDR_R3_POP || pop == A32_LDM_R3_POP;
 	if (saved)
 		end -= 4;
 	if (end < 24 || (saved && end < 28))
 		return;
 	uint32_t bic = word(f, shndx, end - 24), ldr = word(f, shndx, end - 20), v[4];
-	unsigned s = (bic >> 12) & 15, tested = (bic >> 16) & 15;
-	if ((bic & 0xfff00fff) != 0xe3c00001 || ldr != (0xe5100004 | s << 16 | s << 12) ||
-	    s == tested || (saved && s != R3) || (imm & 15) != tested)
+	unsigned s = field(bic, 12, 4), tested = field(bic, 16, 4);
+	if (!form_is(bic, A32_BIC_1_AL) || ldr != (A32_LDR_MINUS_4_AL | s << 16 | s << 12) ||
+	    s == tested || (saved && s != R3) || (imm & KCFI_ARM_BKPT_REG_BITS) != tested)
 		return;
 	for (unsigned k = 0; k < 4; k++) {
 		uint32_t e = word(f, shndx, end - 16 + 4 * k);
-		uint32_t want = k == 3 ? 0xe2300000 : 0xe2200000;	/* eors / eor, cond AL */
-		if ((e & 0xfff00000) != want || ((e >> 16) & 15) != s || ((e >> 12) & 15) != s)
+		if (!form_is(e, k == 3 ? A32_EORS_IMM_AL : A32_EOR_IMM_AL) || field(e, 16, 4) != s ||
+		    field(e, 12, 4) != s)
 			return;
 		v[k] = arm_imm(e);
 	}
 	uint32_t push = saved ? word(f, shndx, end - 28) : 0;
-	if ((saved && push != 0xe52d3004 && push != 0xe92d0008) || !id_of(v, &c->id))
+	if ((saved && push != A32_STR_R3_PUSH && push != A32_STM_R3_PUSH) || !id_of(v, &c->id))
 		return;
 	c->present = true;
 	c->trap = (struct loc){ shndx, off - 4 };
@@ -154,32 +225,34 @@ static void check_thumb(const struct audit_file *f, size_t shndx, uint64_t off, 
 		return;
 	uint16_t nop = half(f, shndx, off - 2), bkpt = half(f, shndx, off - 4);
 	/* nop.n: the hint, or "mov r8, r8" where GNU as has no v6T2 (no .arch) */
-	if ((nop != 0xbf00 && nop != 0x46c0) || (bkpt & 0xfff0) != 0xbe80 ||
-	    half(f, shndx, off - 8) != 0xf000 ||
-	    half(f, shndx, off - 6) != 0x8002)
+	if ((nop != T16_NOP && nop != T16_MOV_R8_R8) || !form_is(bkpt, T16_BKPT) ||
+	    (bkpt & 0xff & ~KCFI_ARM_BKPT_REG_BITS) != KCFI_ARM_BKPT_THUMB ||
+	    half(f, shndx, off - 8) != T32_BEQ_W_OVER_TRAP_1 ||
+	    half(f, shndx, off - 6) != T32_BEQ_W_OVER_TRAP_2)
 		return;
 	uint64_t end = off - 8;
-	bool saved = half(f, shndx, end - 2) == 0xbc08;		/* pop {r3} */
+	bool saved = half(f, shndx, end - 2) == T16_POP_R3;
 	if (saved)
 		end -= 2;
 	if (end < 24 || (saved && end < 26))
 		return;
 	uint16_t b1 = half(f, shndx, end - 24), b2 = half(f, shndx, end - 22);
 	uint16_t l1 = half(f, shndx, end - 20), l2 = half(f, shndx, end - 18);
-	unsigned s = (b2 >> 8) & 15, tested = b1 & 15;
+	unsigned s = field(b2, 8, 4), tested = field(b1, 0, 4);
 	uint32_t v[4];
 	/* bic.w S, rT, #1; ldr.w S, [S, #-4] */
-	if ((b1 & 0xfff0) != 0xf020 || (b2 & 0xf0ff) != 0x0001 || l1 != (0xf850 | s) ||
-	    l2 != (s << 12 | 0xc04) || s == tested || (saved && s != R3) || (bkpt & 15) != tested)
+	if (!form_is(b1, T32_BIC_IMM) || (b2 & T32_BIC_IMM_1_MASK) != T32_BIC_IMM_1 ||
+	    l1 != (T32_LDR_W.bits | s) || l2 != (s << 12 | T32_LDR_MINUS_4_2) || s == tested ||
+	    (saved && s != R3) || (bkpt & KCFI_ARM_BKPT_REG_BITS) != tested)
 		return;
 	for (unsigned k = 0; k < 4; k++) {
 		uint16_t e1 = half(f, shndx, end - 16 + 4 * k), e2 = half(f, shndx, end - 14 + 4 * k);
-		uint16_t want = k == 3 ? 0xf090 : 0xf080;		/* eors.w / eor.w */
-		if ((e1 & 0xfbf0) != want || (e1 & 15) != s || (e2 & 0x8000) || ((e2 >> 8) & 15) != s)
+		if (!form_is(e1, k == 3 ? T32_EORS_IMM : T32_EOR_IMM) || field(e1, 0, 4) != s ||
+		    (e2 & T32_NOT_DATA_BIT) || field(e2, 8, 4) != s)
 			return;
 		v[k] = thumb_imm(e1, e2);
 	}
-	if ((saved && half(f, shndx, end - 26) != 0xb408) || !id_of(v, &c->id))
+	if ((saved && half(f, shndx, end - 26) != T16_PUSH_R3) || !id_of(v, &c->id))
 		return;
 	c->present = true;
 	c->trap = (struct loc){ shndx, off - 4 };
@@ -271,30 +344,30 @@ static void arm_insn(struct audit_file *f, size_t shndx, uint64_t off, uint32_t 
 	unsigned cond = w >> 28, rd = (w >> 12) & 15, rn = (w >> 16) & 15;
 	if (cond == 0xf)
 		return;		/* the unconditional space: blx <label>, pld, ... */
-	if ((w & 0x0ffffff0) == 0x012fff10) {			/* bx */
+	if (form_is(w, A32_BX)) {
 		unsigned m = w & 15;
 		if (m != LR && m != PC)
 			branch(f, shndx, off, 4, false, (int)m, false, "bx");
 		return;
 	}
-	if ((w & 0x0ffffff0) == 0x012fff30) {			/* blx */
+	if (form_is(w, A32_BLX)) {
 		if ((w & 15) != PC)
 			branch(f, shndx, off, 4, true, (int)(w & 15), false, "blx");
 		return;
 	}
-	if ((w & 0x0ffffff0) == 0x012fff20) {			/* bxj */
+	if (form_is(w, A32_BXJ)) {
 		branch(f, shndx, off, 4, false, -1, false, "bxj");
 		return;
 	}
-	if ((w & 0x0c50f000) == 0x0410f000) {			/* ldr pc, ... */
+	if (form_is(w, A32_LDR_PC)) {
 		/* ldr pc, [sp], #4 returns; ldr pc, [pc, #-4] with the
 		 * target's address next to it is the linker's long-branch
 		 * veneer, a direct branch. */
-		if ((w & 0x0fffffff) != 0x049df004 && (w & 0x0f7f0000) != 0x051f0000)
+		if (!form_is(w, A32_POP_PC) && !form_is(w, A32_LDR_LIT))
 			branch(f, shndx, off, 4, false, -1, false, "ldr pc");
 		return;
 	}
-	if ((w & 0x0e108000) == 0x08108000) {			/* ldm {.., pc} */
+	if (form_is(w, A32_LDM_PC)) {
 		/* Returns: pop/ldm sp!, and the APCS frame's ldmdb fp,
 		 * {.., sp, pc}, which restores sp with pc. */
 		if (rn != SP && !(w & (1u << SP)))
@@ -316,15 +389,15 @@ static void arm_insn(struct audit_file *f, size_t shndx, uint64_t off, uint32_t 
 	}
 	if (!r->on)
 		return;
-	if ((w & 0x0ff00000) == 0x03000000)			/* movw */
+	if (form_is(w, A32_MOVW))
 		refs_movw(r, rd, (w >> 4 & 0xf000) | (w & 0xfff), at);
-	else if ((w & 0x0ff00000) == 0x03400000)		/* movt */
+	else if (form_is(w, A32_MOVT))
 		refs_movt(f, r, rd, (w >> 4 & 0xf000) | (w & 0xfff));
-	else if ((w & 0x0f7f0000) == 0x051f0000)		/* ldr rD, [pc, #+-imm] */
+	else if (form_is(w, A32_LDR_LIT))	/* U, bit 23: add the offset */
 		refs_literal(f, r, rd, w & 0x00800000 ? pc + (w & 0xfff) : pc - (w & 0xfff), at);
-	else if ((w & 0x0fff0ff0) == 0x008f0000 && (w & 15) == rd)	/* add rD, pc, rD */
+	else if (form_is(w, A32_ADD_PC) && (w & 15) == rd)	/* add rD, pc, rD */
 		refs_add_pc(f, r, rd, pc);
-	else if (dp || (w & 0x0c100000) == 0x04100000)
+	else if (dp || form_is(w, A32_LOAD))
 		refs_clobber(r, rd);
 }
 
@@ -336,47 +409,48 @@ static void thumb_insn(struct audit_file *f, size_t shndx, uint64_t off, uint16_
 	struct loc at = { shndx, off };
 	if (!wide) {
 		unsigned m = (hw1 >> 3) & 15, d = ((hw1 >> 4) & 8) | (hw1 & 7);
-		if ((hw1 & 0xff07) == 0x4700) {			/* bx, blx */
-			bool call = hw1 & 0x80;
+		if (form_is(hw1, T16_BX_BLX)) {
+			bool call = hw1 & T16_BLX_BIT;
 			if (m != PC && (call || m != LR))
 				branch(f, shndx, off, 2, call, (int)m, true, call ? "blx" : "bx");
-		} else if ((hw1 & 0xff00) == 0x4600 && d == PC) {	/* mov pc, rM */
+		} else if (form_is(hw1, T16_MOV_HI) && d == PC) {
 			if (m != LR)
 				branch(f, shndx, off, 2, false, -1, true, "mov pc");
-		} else if ((hw1 & 0xff00) == 0x4400 && d == PC) {	/* add pc, rM */
+		} else if (form_is(hw1, T16_ADD_HI) && d == PC) {
 			branch(f, shndx, off, 2, false, -1, true, "add pc");
-		} else if (r->on && (hw1 & 0xf800) == 0x4800) {	/* ldr rT, [pc, #imm] */
+		} else if (r->on && form_is(hw1, T16_LDR_LIT)) {
 			refs_literal(f, r, (hw1 >> 8) & 7, (pc & ~(uint64_t)3) + (hw1 & 0xff) * 4u, at);
-		} else if (r->on && (hw1 & 0xff78) == 0x4478) {	/* add rD, pc */
+		} else if (r->on && form_is(hw1, T16_ADD_PC)) {
 			refs_add_pc(f, r, d, pc);
-		} else if (r->on && (hw1 & 0xc000) == 0) {		/* shifts, add/sub, mov imm */
-			refs_clobber(r, (hw1 & 0xe000) == 0x2000 ? (hw1 >> 8) & 7 : hw1 & 7);
+		} else if (r->on && form_is(hw1, T16_SHIFT_ADD_MOV)) {
+			refs_clobber(r, form_is(hw1, T16_MOV_CMP_IMM) ? (hw1 >> 8) & 7 : hw1 & 7);
 		}
 		return;
 	}
 	unsigned rt = hw2 >> 12, rn = hw1 & 15;
-	if ((hw1 & 0xff70) == 0xf850 && rt == PC) {		/* ldr.w pc, ... */
+	if (form_is(hw1, T32_LDR_W) && rt == PC) {
 		/* not ldr pc, [sp], #4 (a return) nor ldr.w pc, [pc, #N] (a
 		 * veneer's direct branch) */
 		if (!(hw1 == 0xf85d && hw2 == 0xfb04) && rn != PC)
 			branch(f, shndx, off, 4, false, -1, true, "ldr pc");
-	} else if (((hw1 & 0xffd0) == 0xe890 || (hw1 & 0xffd0) == 0xe910) && (hw2 & 0x8000)) {
+	} else if ((form_is(hw1, T32_LDM_IA) || form_is(hw1, T32_LDM_DB)) &&
+		   (hw2 & T32_LDM_PC_BIT)) {
 		if (rn != SP)					/* ldm {.., pc}, not pop */
 			branch(f, shndx, off, 4, false, -1, true, "ldm {pc}");
-	} else if ((hw1 & 0xfff0) == 0xe8d0 && (hw2 & 0xffe0) == 0xf000) {
-		branch(f, shndx, off, 4, false, -1, true, hw2 & 0x10 ? "tbh" : "tbb");
+	} else if (form_is(hw1, T32_TBB_TBH) && (hw2 & T32_TBB_TBH_2_MASK) == T32_TBB_TBH_2) {
+		branch(f, shndx, off, 4, false, -1, true, hw2 & T32_TBH_BIT ? "tbh" : "tbb");
 	} else if (r->on) {
 		unsigned d = (hw2 >> 8) & 15;
 		uint32_t imm16 = (uint32_t)(hw1 & 15) << 12 | (uint32_t)((hw1 >> 10) & 1) << 11 |
 				 (uint32_t)((hw2 >> 12) & 7) << 8 | (hw2 & 0xff);
-		if ((hw1 & 0xfbf0) == 0xf240)
+		if (form_is(hw1, T32_MOVW))
 			refs_movw(r, d, imm16, at);
-		else if ((hw1 & 0xfbf0) == 0xf2c0)
+		else if (form_is(hw1, T32_MOVT))
 			refs_movt(f, r, d, imm16);
-		else if ((hw1 & 0xff7f) == 0xf85f)		/* ldr.w rT, [pc, #+-imm12] */
+		else if (form_is(hw1, T32_LDR_LIT))
 			refs_literal(f, r, rt, hw1 & 0x80 ? (pc & ~(uint64_t)3) + (hw2 & 0xfff)
 							  : (pc & ~(uint64_t)3) - (hw2 & 0xfff), at);
-		else if ((hw1 & 0xfa00) == 0xf000 && !(hw2 & 0x8000))	/* data processing */
+		else if (form_is(hw1, T32_DATA) && !(hw2 & T32_NOT_DATA_BIT))
 			refs_clobber(r, d);
 	}
 }
@@ -445,10 +519,10 @@ static int arm_scan(struct audit_file *f, size_t shndx)
 static bool arm_is_trap(const struct audit_file *f, struct loc at)
 {
 	const unsigned char *p = audit_bytes(f, at, 2);
-	if (p && (le16(p) & 0xff00) == 0xbe00)
+	if (p && form_is(le16(p), T16_BKPT))
 		return true;
 	p = audit_bytes(f, at, 4);
-	return p && (le32(p) & 0x0ff000f0) == 0x01200070;
+	return p && form_is(le32(p), A32_BKPT);
 }
 
 /* Does a $d mapping symbol start exactly at AT? */

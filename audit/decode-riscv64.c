@@ -15,6 +15,64 @@
 #include <stdio.h>
 
 #include "audit/audit.h"
+#include "audit/insn-form.h"
+
+/* The forms the walk and the check are made of (the RISC-V unprivileged
+ * ISA: RV64I, and C for the 16-bit ones). */
+static const struct form
+	RV_LUI = { 0x7f, 0x37 },
+	RV_AUIPC = { 0x7f, 0x17 },
+	RV_ADDI = { 0x707f, 0x13 },
+	RV_ADDIW = { 0x707f, 0x1b },
+	RV_LW = { 0x707f, 0x2003 },
+	RV_BEQ = { 0x707f, 0x63 },
+	RV_JALR = { 0x707f, 0x67 },
+	RV_C_ADDI = { 0xe003, 0x0001 },
+	RV_C_ADDIW = { 0xe003, 0x2001 },
+	RV_C_LI = { 0xe003, 0x4001 },
+	RV_C_LUI = { 0xe003, 0x6001 },
+	RV_C_JR = { 0xf07f, 0x8002 },		/* c.jr rs1: rs2 = 0 (else c.mv) */
+	RV_C_JALR = { 0xf07f, 0x9002 };		/* c.jalr rs1; rs1 = 0 is c.ebreak */
+
+enum {
+	RV_EBREAK = 0x00100073,
+	RV_NOP = 0x00000013,		/* addi zero, zero, 0 */
+	RV_C_EBREAK = 0x9002,
+	RV_C_NOP = 0x0001,
+	RV_ZERO = 0, RV_RA = 1, RV_SP = 2, RV_GP = 3,
+};
+
+/* A 16-bit instruction: the low two bits are not 11. */
+static bool compressed(uint16_t h)
+{
+	return (h & 3) != 3;
+}
+
+static unsigned rd(uint32_t w)		/* also the 16-bit rd/rs1 */
+{
+	return field(w, 7, 5);
+}
+
+static unsigned rs1(uint32_t w)
+{
+	return field(w, 15, 5);
+}
+
+static unsigned rs2(uint32_t w)
+{
+	return field(w, 20, 5);
+}
+
+static int32_t imm_i(uint32_t w)	/* addi, addiw, lw, jalr */
+{
+	return (int32_t)w >> 20;
+}
+
+/* The 6-bit immediate of c.addi, c.addiw, c.li: imm[5] at 12, imm[4:0] at 2. */
+static uint32_t imm_ci(uint16_t h)
+{
+	return (uint32_t)field(h, 12, 1) << 5 | field(h, 2, 5);
+}
 
 static const unsigned char *at(const struct audit_file *f, size_t shndx, uint64_t off, size_t n)
 {
@@ -34,35 +92,34 @@ static bool id_before(const struct audit_file *f, size_t shndx, uint64_t end, un
 	const unsigned char *p;
 	int32_t lo;
 	bool need_lui;
-	if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && (le32(p) & 0x707f) == 0x1b &&
-	    ((le32(p) >> 7) & 31) == e && ((le32(p) >> 15) & 31) == e) {
-		lo = (int32_t)le32(p) >> 20;		/* addiw E, E, lo */
+	if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && form_is(le32(p), RV_ADDIW) &&
+	    rd(le32(p)) == e && rs1(le32(p)) == e) {
+		lo = imm_i(le32(p));			/* addiw E, E, lo */
 		need_lui = true;
 		end -= 4;
-	} else if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && (le32(p) & 0x707f) == 0x13 &&
-		   ((le32(p) >> 7) & 31) == e && ((le32(p) >> 15) & 31) == 0) {
-		lo = (int32_t)le32(p) >> 20;		/* addi E, zero, lo */
+	} else if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && form_is(le32(p), RV_ADDI) &&
+		   rd(le32(p)) == e && rs1(le32(p)) == RV_ZERO) {
+		lo = imm_i(le32(p));			/* addi E, zero, lo */
 		need_lui = false;
 		end -= 4;
-	} else if (end >= 2 && (p = at(f, shndx, end - 2, 2)) && ((le16(p) >> 7) & 31) == e &&
-		   ((le16(p) & 0xe003) == 0x2001 || (le16(p) & 0xe003) == 0x4001)) {
+	} else if (end >= 2 && (p = at(f, shndx, end - 2, 2)) && rd(le16(p)) == e &&
+		   (form_is(le16(p), RV_C_ADDIW) || form_is(le16(p), RV_C_LI))) {
 		uint16_t h = le16(p);			/* c.addiw / c.li */
-		lo = sext((uint32_t)((h >> 12) & 1) << 5 | ((h >> 2) & 31), 6);
-		need_lui = (h & 0xe003) == 0x2001;
+		lo = sext(imm_ci(h), 6);
+		need_lui = form_is(h, RV_C_ADDIW);
 		end -= 2;
 	} else {
 		return false;
 	}
 	uint32_t hi = 0;
 	if (need_lui) {
-		if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && (le32(p) & 0x7f) == 0x37 &&
-		    ((le32(p) >> 7) & 31) == e) {
+		if (end >= 4 && (p = at(f, shndx, end - 4, 4)) && form_is(le32(p), RV_LUI) &&
+		    rd(le32(p)) == e) {
 			hi = le32(p) & 0xfffff000;
 			end -= 4;
-		} else if (end >= 2 && (p = at(f, shndx, end - 2, 2)) && (le16(p) & 0xe003) == 0x6001 &&
-			   ((le16(p) >> 7) & 31) == e) {
-			uint16_t h = le16(p);
-			hi = (uint32_t)sext((uint32_t)((h >> 12) & 1) << 17 | (uint32_t)((h >> 2) & 31) << 12, 18);
+		} else if (end >= 2 && (p = at(f, shndx, end - 2, 2)) && form_is(le16(p), RV_C_LUI) &&
+			   rd(le16(p)) == e) {
+			hi = (uint32_t)sext(imm_ci(le16(p)) << 12, 18);
 			end -= 2;
 		} else {
 			return false;
@@ -80,9 +137,9 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 	c->present = false;
 	c->problem = NULL;
 	unsigned elen;
-	if (off >= 4 && (p = at(f, shndx, off - 4, 4)) && le32(p) == 0x00100073)
+	if (off >= 4 && (p = at(f, shndx, off - 4, 4)) && le32(p) == RV_EBREAK)
 		elen = 4;
-	else if (off >= 2 && (p = at(f, shndx, off - 2, 2)) && le16(p) == 0x9002)
+	else if (off >= 2 && (p = at(f, shndx, off - 2, 2)) && le16(p) == RV_C_EBREAK)
 		elen = 2;
 	else
 		return;
@@ -90,10 +147,11 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 	if (beq_at < 4 || !(p = at(f, shndx, beq_at - 4, 4)))
 		return;
 	uint32_t b = le32(p);
-	unsigned e = (b >> 15) & 31, t = (b >> 20) & 31;
-	uint32_t imm = ((b >> 31) & 1) << 12 | ((b >> 7) & 1) << 11 | ((b >> 25) & 0x3f) << 5 |
-		       ((b >> 8) & 0xf) << 1;
-	if ((b & 0x707f) != 0x63 || imm != 4 + elen || e == t)
+	unsigned e = rs1(b), t = rs2(b);
+	/* The B-type offset: imm[12|10:5] at 25, imm[4:1|11] at 7. */
+	uint32_t imm = field(b, 31, 1) << 12 | field(b, 7, 1) << 11 | field(b, 25, 6) << 5 |
+		       field(b, 8, 4) << 1;
+	if (!form_is(b, RV_BEQ) || imm != 4 + elen || e == t)
 		return;
 	uint32_t id;
 	uint64_t start;
@@ -101,7 +159,7 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 	    !(p = at(f, shndx, start - 4, 4)))
 		return;
 	uint32_t lw = le32(p);
-	if ((lw & 0x707f) != 0x2003 || ((lw >> 7) & 31) != t || ((lw >> 15) & 31) != n)
+	if (!form_is(lw, RV_LW) || rd(lw) != t || rs1(lw) != n)
 		return;
 	c->present = true;
 	c->id = id;
@@ -112,7 +170,7 @@ static void check_before(const struct audit_file *f, size_t shndx, uint64_t off,
 static bool after_auipc(const struct audit_file *f, size_t shndx, uint64_t off, unsigned r)
 {
 	const unsigned char *p = off >= 4 ? at(f, shndx, off - 4, 4) : NULL;
-	if (p && (le32(p) & 0x7f) == 0x17 && ((le32(p) >> 7) & 31) == r)
+	if (p && form_is(le32(p), RV_AUIPC) && rd(le32(p)) == r)
 		return true;
 	if (f->rel) {
 		const struct reloc *x = off >= 4 ? audit_reloc_at(f, shndx, off - 4) : NULL;
@@ -148,7 +206,7 @@ static void lower(struct audit_file *f, struct uppers *u, unsigned rd, unsigned 
 {
 	if (u->have >> rs1 & 1)
 		audit_code_ref(f, u->at[rs1], u->val[rs1] + (uint64_t)(int64_t)imm);
-	else if (rs1 == 3 && u->gp)
+	else if (rs1 == RV_GP && u->gp)
 		audit_code_ref(f, at, u->gp + (uint64_t)(int64_t)imm);
 	if (rd != rs1)
 		u->have &= ~(1u << rd);
@@ -159,27 +217,27 @@ static void code_refs32(struct audit_file *f, size_t shndx, uint64_t off, uint32
 {
 	uint64_t pc = f->secs[shndx].sh.sh_addr + off;
 	struct loc at = { shndx, off };
-	unsigned rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
-	if ((w & 0x7f) == 0x17)					/* auipc */
-		upper(u, rd, pc + (uint64_t)(int64_t)(int32_t)(w & 0xfffff000), at);
-	else if ((w & 0x7f) == 0x37)				/* lui */
-		upper(u, rd, (uint64_t)(int64_t)(int32_t)(w & 0xfffff000), at);
-	else if ((w & 0x707f) == 0x13)				/* addi */
-		lower(f, u, rd, rs1, (int32_t)w >> 20, at);
-	else if (rd)
-		u->have &= ~(1u << rd);	/* most other formats write rd there */
+	unsigned d = rd(w);
+	if (form_is(w, RV_AUIPC))
+		upper(u, d, pc + (uint64_t)(int64_t)(int32_t)(w & 0xfffff000), at);
+	else if (form_is(w, RV_LUI))
+		upper(u, d, (uint64_t)(int64_t)(int32_t)(w & 0xfffff000), at);
+	else if (form_is(w, RV_ADDI))
+		lower(f, u, d, rs1(w), imm_i(w), at);
+	else if (d)
+		u->have &= ~(1u << d);	/* most other formats write rd there */
 }
 
 static void code_refs16(struct audit_file *f, size_t shndx, uint64_t off, uint16_t h,
 			struct uppers *u)
 {
 	struct loc at = { shndx, off };
-	unsigned rd = (h >> 7) & 31;
-	int32_t imm6 = sext((uint32_t)((h >> 12) & 1) << 5 | ((h >> 2) & 31), 6);
-	if ((h & 0xe003) == 0x6001 && rd != 0 && rd != 2)	/* c.lui */
-		upper(u, rd, (uint64_t)(int64_t)imm6 << 12, at);
-	else if ((h & 0xe003) == 0x0001 && rd)			/* c.addi */
-		lower(f, u, rd, rd, imm6, at);
+	unsigned d = rd(h);
+	int32_t imm6 = sext(imm_ci(h), 6);
+	if (form_is(h, RV_C_LUI) && d != RV_ZERO && d != RV_SP)	/* else c.addi16sp */
+		upper(u, d, (uint64_t)(int64_t)imm6 << 12, at);
+	else if (form_is(h, RV_C_ADDI) && d)
+		lower(f, u, d, d, imm6, at);
 }
 
 static int rv_scan(struct audit_file *f, size_t shndx)
@@ -204,13 +262,14 @@ static int rv_scan(struct audit_file *f, size_t shndx)
 		uint64_t stop = next_fn < s->nfuncs ? f->syms[s->funcs[next_fn]].value : UINT64_MAX;
 		uint16_t h = le16(s->data + off);
 		char spelling[40];
-		if (refs && (h & 3) != 3)
+		if (refs && compressed(h))
 			code_refs16(f, shndx, off, h, &u);
 		else if (refs && off + 4 <= s->size)
 			code_refs32(f, shndx, off, le32(s->data + off), &u);
-		if ((h & 3) != 3) {
-			unsigned r = (h >> 7) & 31;
-			bool cjalr = (h & 0xf07f) == 0x9002 && r, cjr = (h & 0xf07f) == 0x8002 && r && r != 1;
+		if (compressed(h)) {
+			unsigned r = rd(h);
+			bool cjalr = form_is(h, RV_C_JALR) && r;
+			bool cjr = form_is(h, RV_C_JR) && r && r != RV_RA;	/* c.jr ra: ret */
 			if (cjalr || cjr) {
 				struct check c;
 				snprintf(spelling, sizeof(spelling), "%s x%u", cjalr ? "c.jalr" : "c.jr", r);
@@ -223,14 +282,15 @@ static int rv_scan(struct audit_file *f, size_t shndx)
 		if (off + 4 > s->size)
 			break;
 		uint32_t w = le32(s->data + off);
-		unsigned rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
-		if ((w & 0x707f) == 0x67 && !(rd == 0 && rs1 == 1) && !after_auipc(f, shndx, off, rs1)) {
+		unsigned d = rd(w), s1 = rs1(w);
+		if (form_is(w, RV_JALR) && !(d == RV_ZERO && s1 == RV_RA) &&	/* not ret */
+		    !after_auipc(f, shndx, off, s1)) {
 			struct check c;
-			snprintf(spelling, sizeof(spelling), "jalr x%u, %d(x%u)", rd, (int32_t)w >> 20, rs1);
-			check_before(f, shndx, off, rs1, &c);
-			if (c.present && (int32_t)w >> 20)
+			snprintf(spelling, sizeof(spelling), "jalr x%u, %d(x%u)", d, imm_i(w), s1);
+			check_before(f, shndx, off, s1, &c);
+			if (c.present && imm_i(w))
 				c.problem = "the branch adds an offset to the register the check tested";
-			audit_branch(f, shndx, off, 4, rd != 0, &c, spelling);
+			audit_branch(f, shndx, off, 4, d != RV_ZERO, &c, spelling);
 		}
 		off = off + 4 < stop ? off + 4 : stop;
 	}
@@ -240,10 +300,10 @@ static int rv_scan(struct audit_file *f, size_t shndx)
 static bool rv_is_trap(const struct audit_file *f, struct loc a)
 {
 	const unsigned char *p = audit_bytes(f, a, 2);
-	if (p && le16(p) == 0x9002)
+	if (p && le16(p) == RV_C_EBREAK)
 		return true;
 	p = audit_bytes(f, a, 4);
-	return p && le32(p) == 0x00100073;
+	return p && le32(p) == RV_EBREAK;
 }
 
 /* __cfi_f: the id as a .word, then only NOPs (nop or c.nop) up to f. */
@@ -259,9 +319,9 @@ static bool rv_preamble(const struct audit_file *f, const struct symbol *fn,
 	if (!p)
 		return false;
 	for (uint64_t i = 4; i < len;) {
-		if (i + 2 <= len && le16(p + i) == 0x0001)
+		if (i + 2 <= len && le16(p + i) == RV_C_NOP)
 			i += 2;
-		else if (i + 4 <= len && le32(p + i) == 0x00000013)
+		else if (i + 4 <= len && le32(p + i) == RV_NOP)
 			i += 4;
 		else
 			return false;

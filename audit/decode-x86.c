@@ -36,8 +36,35 @@
 
 #include "audit/audit.h"
 
-static const unsigned char check_head[] = { 0x41, 0xba };
-static const unsigned char check_tail[] = { 0x74, 0x02, 0x0f, 0x0b };
+/* Opcode bytes (Intel SDM vol. 2) of the checks and of what the walk
+ * tells apart. */
+enum {
+	X86_REX = 0x40, X86_REX_R = 0x04, X86_REX_B = 0x01,
+	X86_ADD_R32_RM32 = 0x03,	/* addl r/m32, r32 */
+	X86_JE_REL8 = 0x74,
+	X86_CMP_RM32_IMM32 = 0x81,	/* /7 */
+	X86_NOP = 0x90,
+	X86_MOV_R32_IMM32 = 0xb8,	/* +register */
+	X86_INT3 = 0xcc,
+	X86_CALL_REL32 = 0xe8,
+	X86_JMP_REL32 = 0xe9,
+	X86_TWO_BYTE = 0x0f,		/* 0f 0b: ud2; 0f 8x: jcc rel32 */
+	X86_UD2_2 = 0x0b,
+	X86_JCC_REL32_2 = 0x80,
+	X86_GRP5 = 0xff,		/* /2: call r/m, /4: jmp r/m */
+	X86_MODRM_REG = 0x38,
+	X86_MODRM_CALL = 2 << 3,
+	X86_MODRM_JMP = 4 << 3,
+	X86_MODRM_RIP_CALL = 0x15,	/* mod 00 reg /2 rm 101: disp32(%rip) */
+	X86_MODRM_RIP_JMP = 0x25,
+	X86_MODRM_RM_SIB = 4,		/* rm 100: a SIB byte follows */
+	X86_SIB_BASE_ONLY = 0x24,	/* no index, base %esp/%rsp/%r12 */
+	X86_R10 = 10,
+};
+
+/* movl $-H, %r10d; and je 1f, ud2 (doc/abi.md 1) */
+static const unsigned char check_head[] = { X86_REX | X86_REX_B, X86_MOV_R32_IMM32 + X86_R10 - 8 };
+static const unsigned char check_tail[] = { X86_JE_REL8, 2, X86_TWO_BYTE, X86_UD2_2 };
 
 static const char *const gpr_names[16] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
@@ -83,13 +110,14 @@ static int addl_before(const struct audit_file *f, size_t shndx, uint64_t end, u
 		if (end < n)
 			break;
 		const unsigned char *p = audit_bytes(f, (struct loc){ shndx, end - n }, n);
-		if (!p || (p[0] & 0xfe) != 0x44 || p[1] != 0x03 || (p[2] & 0xf8) != 0x50)
+		if (!p || (p[0] & ~X86_REX_B) != (X86_REX | X86_REX_R) || p[1] != X86_ADD_R32_RM32 ||
+		    (p[2] & 0xf8) != 0x50)
 			continue;
-		bool sib = (p[2] & 7) == 4;
-		if (sib != (n == 5) || (sib && p[3] != 0x24))
+		bool sib = (p[2] & 7) == X86_MODRM_RM_SIB;
+		if (sib != (n == 5) || (sib && p[3] != X86_SIB_BASE_ONLY))
 			continue;
-		int r = (p[2] & 7) | (p[0] & 1) << 3;
-		if (r == 10)	/* the movl before it has just overwritten %r10 */
+		int r = (p[2] & 7) | (p[0] & X86_REX_B) << 3;
+		if (r == X86_R10)	/* the movl before it has just overwritten %r10 */
 			return -1;
 		*len = n;
 		return r;
@@ -174,7 +202,7 @@ static void check_before32(const struct audit_file *f, size_t shndx, uint64_t of
 	};
 	memset(c, 0, sizeof(*c));
 	const unsigned char *t = off >= 3 ? audit_bytes(f, (struct loc){ shndx, off - 3 }, 3) : NULL;
-	if (!t || t[0] != 0x74 || t[1] != 0x01 || t[2] != 0xcc)
+	if (!t || t[0] != X86_JE_REL8 || t[1] != 1 || t[2] != X86_INT3)
 		return;
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		unsigned n = forms[i].len;
@@ -182,8 +210,9 @@ static void check_before32(const struct audit_file *f, size_t shndx, uint64_t of
 			audit_bytes(f, (struct loc){ shndx, off - 3 - n }, n) : NULL;
 		/* ModRM: mod 01 (d8) or 10 (d32), reg 111 (/7: cmp), rm the
 		 * base; rm 100 (%esp) needs the SIB byte 24. */
-		if (!p || p[0] != 0x81 || (p[1] & 0xf8) != (forms[i].modrm & 0xf8) ||
-		    ((p[1] & 7) == 4) != forms[i].sib || (forms[i].sib && p[2] != 0x24))
+		if (!p || p[0] != X86_CMP_RM32_IMM32 || (p[1] & 0xf8) != (forms[i].modrm & 0xf8) ||
+		    ((p[1] & 7) == X86_MODRM_RM_SIB) != forms[i].sib ||
+		    (forms[i].sib && p[2] != X86_SIB_BASE_ONLY))
 			continue;
 		int tested = p[1] & 7;
 		c->present = true;
@@ -343,13 +372,13 @@ static int i386_scan(struct audit_file *f, size_t shndx)
 static bool x86_is_trap(const struct audit_file *f, struct loc at)
 {
 	const unsigned char *p = audit_bytes(f, at, 2);
-	return p && p[0] == 0x0f && p[1] == 0x0b;
+	return p && p[0] == X86_TWO_BYTE && p[1] == X86_UD2_2;
 }
 
 static bool i386_is_trap(const struct audit_file *f, struct loc at)
 {
 	const unsigned char *p = audit_bytes(f, at, 1);
-	return p && p[0] == 0xcc;
+	return p && p[0] == X86_INT3;
 }
 
 /* "movl $H, %reg" (b8+reg imm32) at P, then only patchable NOPs (0x90) up
@@ -359,13 +388,13 @@ static bool movl_at(const struct audit_file *f, const struct symbol *fn, uint64_
 		    uint32_t *id, int *arity)
 {
 	const unsigned char *b = audit_bytes(f, (struct loc){ fn->shndx, from }, fn->value - from);
-	if (!b || (b[p - from] & 0xf8) != 0xb8)
+	if (!b || (b[p - from] & 0xf8) != X86_MOV_R32_IMM32)
 		return false;
 	for (uint64_t i = from; i < fn->value; i++)
-		if ((i < p || i >= p + 5) && b[i - from] != 0x90)
+		if ((i < p || i >= p + 5) && b[i - from] != X86_NOP)
 			return false;
 	*id = le32(b + (p - from) + 1);
-	*arity = b[p - from] - 0xb8;
+	*arity = b[p - from] - X86_MOV_R32_IMM32;
 	return true;
 }
 
@@ -420,6 +449,14 @@ static int x86_preamble_arity(const struct audit_file *f, const struct symbol *f
 	return find_preamble(f, fn, cfi, &id, &arity) ? arity : -1;
 }
 
+/* Do the two bytes at P end in the opcode of a call, jmp or jcc whose
+ * rel32 follows? */
+static bool rel32_branch(const unsigned char *p)
+{
+	return p[1] == X86_CALL_REL32 || p[1] == X86_JMP_REL32 ||
+	       (p[0] == X86_TWO_BYTE && (p[1] & 0xf0) == X86_JCC_REL32_2);
+}
+
 static bool x86_is_branch_reloc(const struct audit_file *f, const struct section *s,
 				const struct reloc *r)
 {
@@ -429,12 +466,13 @@ static bool x86_is_branch_reloc(const struct audit_file *f, const struct section
 	case R_X86_64_PLT32:
 		return true;
 	case R_X86_64_PC32:
-		return p && (p[1] == 0xe8 || p[1] == 0xe9 || (p[0] == 0x0f && (p[1] & 0xf0) == 0x80));
+		return p && rel32_branch(p);
 	case R_X86_64_GOTPCRELX:
 	case R_X86_64_REX_GOTPCRELX:
 	case R_X86_64_GOTPCREL:
 		/* call/jmp *sym@GOTPCREL(%rip): ff 15 / ff 25 */
-		return p && p[0] == 0xff && (p[1] == 0x15 || p[1] == 0x25);
+		return p && p[0] == X86_GRP5 &&
+		       (p[1] == X86_MODRM_RIP_CALL || p[1] == X86_MODRM_RIP_JMP);
 	default:
 		return false;
 	}
@@ -476,11 +514,12 @@ static bool i386_is_branch_reloc(const struct audit_file *f, const struct sectio
 	case R_386_PLT32:
 		return true;
 	case R_386_PC32:
-		return p && (p[1] == 0xe8 || p[1] == 0xe9 || (p[0] == 0x0f && (p[1] & 0xf0) == 0x80));
+		return p && rel32_branch(p);
 	case R_386_GOT32:
 	case R_386_GOT32X:
 		/* call/jmp *f@GOT(%reg) (-fno-plt): ff /2 or /4, a named function */
-		return p && p[0] == 0xff && ((p[1] & 0x38) == 0x10 || (p[1] & 0x38) == 0x20);
+		return p && p[0] == X86_GRP5 && ((p[1] & X86_MODRM_REG) == X86_MODRM_CALL ||
+						 (p[1] & X86_MODRM_REG) == X86_MODRM_JMP);
 	default:
 		return false;
 	}

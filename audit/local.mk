@@ -3,6 +3,7 @@ bin_PROGRAMS += kcfi-audit
 kcfi_audit_SOURCES = \
 	audit/kcfi-audit.c \
 	audit/audit.h \
+	audit/insn-form.h \
 	audit/elf-load.c \
 	audit/tables.c audit/tables.h \
 	audit/verify.c audit/verify.h \
@@ -14,6 +15,6 @@ kcfi_audit_SOURCES = \
 	audit/decode-aarch64.c \
 	audit/decode-riscv64.c \
 	audit/decode-arm.c \
-	common/exempt.h
+	common/exempt.h common/kcfi-traps.h
 kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 kcfi_audit_LDADD = libtypeids.a $(AUDIT_LIBS)

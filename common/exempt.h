@@ -3,7 +3,7 @@
  * kcfi-as writes one record per such branch (or per inline-assembly block)
  * into a section without SHF_ALLOC, so it costs nothing in the loaded image
  * and survives `ld -r` and a final link like debug information does.  Each
- * record is three 64-bit words, all little-endian on the three targets:
+ * record is three 64-bit words, little-endian as every target kcfi-as has:
  *	start	address of the branch (or of the block)	R_*_64 relocation
  *	end	start for one branch; the block's end	R_*_64 relocation
  *	reason	enum kcfi_exempt_reason

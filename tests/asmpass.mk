@@ -18,6 +18,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/arity.sh \
 	tests/asmpass/regs.sh \
 	tests/doc/manpages.sh \
+	tests/doc/readme.sh \
 	tests/asmpass/spellings.sh \
 	tests/asmpass/huge-align.sh \
 	tests/asmpass/tu-star.sh

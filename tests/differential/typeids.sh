@@ -178,7 +178,7 @@ definitions() {
 	total=$((total + n))
 }
 
-# Data models of the five targets (kcfi-typeid --target, typeids/model.c)
+# Data models of the targets below (kcfi-typeid --target, typeids/model.c)
 # against clang-22 for them, normalized so that char and long show.  No
 # plugin is involved: kcfi-gcc here wraps the native compiler only.
 models() {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
 # compared line for line with a reviewed expectation, for x86_64, i386,
-# aarch64 and riscv64 (doc/abi.md 1-3), arm in both states, and extern stubs for three backends.  The expectations are also checked here
-# against facts computed independently, so a wrong one cannot hide.
+# aarch64 and riscv64 (doc/abi.md 1-3), arm in both states, and extern
+# stubs on the backends that have them.  The expectations are also checked
+# here against facts computed independently, so a wrong one cannot hide.
 . "$top_srcdir/tests/lib.sh"
 G=$top_srcdir/tests/golden
 
