@@ -9,7 +9,9 @@
 #                    (default: the directory above this script)
 #   BOOT_CONFIG      small (default: tinyconfig-based, in CI) or defconfig (each
 #                    arch's defconfig with SMP, modules, BPF JIT, FineIBT on
-#                    x86_64; slow, see doc/kernel.md)
+#                    x86_64; slow, see doc/kernel.md), or debian-cloud
+#                    (x86_64 only: Debian's cloud-amd64 configuration, every
+#                    module built and loaded at boot; hours, doc/kernel.md 6a)
 #   BOOT_KERNEL      6.12 (default) or 6.1: Debian's linux-source-<V>, with
 #                    boot/patches/<V>; an architecture where <V> has no KCFI
 #                    is skipped and the summary says why
@@ -50,10 +52,21 @@ small)
 defconfig)
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 	BOOT_BUILD_TIMEOUT=${BOOT_BUILD_TIMEOUT:-5400} ;;
-*)	echo "boot-check: BOOT_CONFIG must be small or defconfig, not '$BOOT_CONFIG'" >&2
+debian-cloud)
+	# Debian's configuration is amd64's and 6.12's, built by Debian's gcc.
+	# A build longer than BOOT_BUILD_TIMEOUT resumes on the next run.
+	if [ "$BOOT_KERNEL" != 6.12 ] || [ -n "${BOOT_GCC_VERSION:-}" ]; then
+		echo "boot-check: BOOT_CONFIG=debian-cloud is Linux 6.12 with the default gcc" >&2
+		exit 2
+	fi
+	BOOT_ARCHES=x86_64
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-3600}
+	BOOT_BUILD_TIMEOUT=${BOOT_BUILD_TIMEOUT:-9000} ;;
+*)	echo "boot-check: BOOT_CONFIG must be small, defconfig or debian-cloud, not '$BOOT_CONFIG'" >&2
 	exit 2 ;;
 esac
 . "$here/lib.sh"
+. "$here/cloud-lib.sh"
 boot_cache || exit 1
 BOOT_GCC_VERSION=${BOOT_GCC_VERSION:-}
 GSFX=${BOOT_GCC_VERSION:+-$BOOT_GCC_VERSION}	# kcfi-gcc-N, gcc-N
@@ -88,6 +101,11 @@ x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 "
 BUILDS=$CACHE/build$KSFX$GDIR
+elif [ "$BOOT_CONFIG" = debian-cloud ]; then
+MATRIX="
+x86_64-debian-cloud:x86_64:cc:fnv1a:strict
+"
+BUILDS=$CACHE/build-debian-cloud
 else
 MATRIX="
 x86_64:x86_64:cc:fnv1a:strict
@@ -136,6 +154,11 @@ need_tools() {
 		arch_vars "$arch" || return 1
 		progs+=("${QEMU[0]}" "${CROSS}gcc$GSFX")
 	done
+	# debian-cloud: Debian's configuration asks for BTF (pahole), signed
+	# and xz-compressed modules (openssl, xz), depmod's modules.dep (kmod),
+	# and the initramfs has busybox's modprobe.
+	[ "$BOOT_CONFIG" = debian-cloud ] && progs+=(pahole openssl xz depmod busybox)
+	pkg+=([pahole]=dwarves [openssl]=openssl [xz]=xz-utils [depmod]=kmod [busybox]=busybox-static)
 	for p in "${progs[@]}"; do
 		command -v "$p" >/dev/null || missing+=("$p (${pkg[$p]:-?})")
 	done
@@ -150,6 +173,7 @@ need_tools() {
 # keep the image and vmlinux in $BUILDS/NAME/images/MODE.  Skipped when
 # the images exist and were made with the same key.
 build_variant() {
+	[ "$BOOT_CONFIG" = debian-cloud ] && { cloud_build "$1"; return; }
 	local name=$1 arch=$2 route=$3 hash=$4 mode=$5 tree=$3
 	[ "$route" = plain ] && tree=cc		# 0001 changes nothing without CFI
 	arch_vars "$arch" || return 1
@@ -316,6 +340,13 @@ for line in $MATRIX; do
 				# Every KCFI kernel: kcfi-audit finds no unchecked
 				# branch in code kcfi-as instrumented (boot/lib.sh).
 				kcfi_audit "$BUILDS/$name/images/$mode/vmlinux" || verdict=FAIL
+				if [ "$BOOT_CONFIG" = debian-cloud ]; then
+					# and every module, as installed before stripping.
+					img=$BUILDS/$name/images/$mode
+					kcfi_audit_modules "$img/modules-full" "$img/modules.audit" || verdict=FAIL
+					modload_table "$OUT/$arch/modules-debian-cloud.log" > "$OUT/$arch/modules-debian-cloud.table"
+					log "$name: built in $(cat "$img/build-seconds") s; $(head -1 "$OUT/$arch/modules-debian-cloud.table"), table in $OUT/$arch/modules-debian-cloud.table"
+				fi
 			fi
 		fi
 		[ "$verdict" = PASS ] || status=1

@@ -147,10 +147,11 @@ type_id() {
 	esac
 }
 
-# initramfs ARCH OUT [MODULE]: write to OUT a cpio with our init built by
-# that arch's compiler and, if given, the test module as /kcfi_test.ko.
+# initramfs ARCH OUT [MODULE [LIST]]: write to OUT a cpio with our init built
+# by that arch's compiler and, if given, the test module as /kcfi_test.ko and
+# the further gen_init_cpio lines of the file LIST.
 initramfs() {
-	local arch=$1 out=$2 ko=${3:-} dir=$CACHE/init/$1 cc=${CROSS}gcc
+	local arch=$1 out=$2 ko=${3:-} more=${4:-} dir=$CACHE/init/$1 cc=${CROSS}gcc
 	mkdir -p "$dir"
 	if [ ! -x "$dir/init" ] || [ "$here/init.c" -nt "$dir/init" ]; then
 		"$cc" -static -Os -s -Wall -o "$dir/init" "$here/init.c" || return 1
@@ -164,6 +165,7 @@ initramfs() {
 	file /init $dir/init 0755 0 0
 	EOF
 	[ -z "$ko" ] || echo "file /kcfi_test.ko $ko 0644 0 0" >> "$dir/list"
+	[ -z "$more" ] || cat "$more" >> "$dir/list"
 	"$CACHE/tools/gen_init_cpio" "$dir/list" > "$out"
 }
 
@@ -233,15 +235,22 @@ kcfi_audit() {
 	"$KCFI_BUILDDIR/kcfi-audit" "$v" > "$v.audit" 2>&1
 	[ $? -le 1 ] || { log "kcfi-audit could not read $v: $(tail -1 "$v.audit")"; return 1; }
 	sum=$(grep -E "^$v: [a-z0-9_]+: [0-9]+ checked, " "$v.audit" | tail -1)
-	# field NAME: the count before NAME in the summary line.
-	field() { sed -nE "s/.*[ (]([0-9]+) $1[,)].*/\1/p" <<< "$sum"; }
 	local checked unchecked outside funcs
-	checked=$(sed -nE 's/.*: ([0-9]+) checked, .*/\1/p' <<< "$sum")
-	unchecked=$(field unchecked) outside=$(field 'outside instrumented code')
-	funcs=$(field 'instrumented functions')
+	audit_counts "$sum"
 	PROOF="$PROOF audit:checked=${checked:-?},unchecked=${unchecked:-?},outside=${outside:-?},functions=${funcs:-?}"
 	[ -n "$sum" ] && [ "${unchecked:-1}" -eq 0 ] && [ "${checked:-0}" -gt 0 ] && [ "${funcs:-0}" -gt 0 ] ||
 		{ log "kcfi-audit: $v: $sum (findings in $v.audit)"; return 1; }
+}
+
+# audit_counts SUMMARY: the counts of one kcfi-audit summary line into the
+# caller's checked unchecked outside funcs (empty where the line lacks one).
+audit_counts() {
+	local sum=$1
+	# field NAME: the count before NAME in the summary line.
+	field() { sed -nE "s/.*[ (]([0-9]+) $1[,)].*/\1/p" <<< "$sum"; }
+	checked=$(sed -nE 's/.*: ([0-9]+) checked, .*/\1/p' <<< "$sum")
+	unchecked=$(field unchecked) outside=$(field 'outside instrumented code')
+	funcs=$(field 'instrumented functions')
 }
 
 # run_variant NAME ARCH HASH MODE [fineibt]: boot the image of NAME/MODE and
@@ -257,9 +266,17 @@ run_variant() {
 	[ "$mode" = strict ] || suffix=$suffix-$mode
 	[ "$cfi" = kcfi ] || suffix=$suffix-$cfi
 	local log=$dir/console$suffix.log cpio=$img/initramfs.cpio want append
+	# debian-cloud: every module in the initramfs, their results on a
+	# second serial port (boot/init.c load_modules).
+	local modlog= more= ko=
+	[ -f "$img/kcfi_test.ko" ] && ko=$img/kcfi_test.ko
+	if [ "$BOOT_CONFIG" = debian-cloud ]; then
+		modlog=$dir/modules$suffix.log more=$img/initramfs.list
+		cloud_initramfs_list "$img" > "$more" || { log "$name: no module tree in $img"; return; }
+	fi
 	arch_vars "$arch" || return
-	mkdir -p "$dir" && rm -f "$log"
-	initramfs "$arch" "$cpio" "$([ -f "$img/kcfi_test.ko" ] && echo "$img/kcfi_test.ko")" ||
+	mkdir -p "$dir" && rm -f "$log" ${modlog:+"$modlog"}
+	initramfs "$arch" "$cpio" "$ko" "$more" ||
 		{ log "$name: cannot build the initramfs"; return; }
 	want=$(type_id "$hash" _ZTSFvPiE)
 	TOOL_ID=
@@ -270,25 +287,30 @@ run_variant() {
 	fi
 	local -a size=(-smp 1 -m 256)
 	[ "$BOOT_CONFIG" = defconfig ] && size=(-smp 2 -m 1024)
+	# (the second -serial is COM2, ttyS1)
+	local -a port2=()
+	[ "$BOOT_CONFIG" = debian-cloud ] && size=(-smp 2 -m 2048) port2=(-serial "file:$modlog")
 	append="console=$CONSOLE panic=-1 $EXTRA_APPEND"
 	[ "$cfi" = fineibt ] && append="$append cfi=fineibt"
 
 	timeout "$BOOT_TIMEOUT" "${QEMU[@]}" "${size[@]}" -accel tcg -display none \
-		-monitor none -serial "file:$log" -no-reboot \
+		-monitor none -serial "file:$log" "${port2[@]}" -no-reboot \
 		-kernel "$img/image" -initrd "$cpio" -append "$append" \
 		> "$dir/qemu$suffix.log" 2>&1
 	local rc=$?
 	[ $rc -eq 124 ] && echo "boot-check: QEMU timed out after ${BOOT_TIMEOUT}s" >> "$log"
 	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
-	judge "$log" "$arch" "$mode" "$hash" "$img/vmlinux" "$BOOT_CONFIG" "$cfi" "$img/config"
+	[ -z "$modlog" ] || { tr -d '\r' < "$modlog" > "$modlog.tmp" && mv "$modlog.tmp" "$modlog"; }
+	judge "$log" "$arch" "$mode" "$hash" "$img/vmlinux" "$BOOT_CONFIG" "$cfi" "$img/config" "$modlog"
 	verdict_detail > "$dir/verdict$suffix.txt"
 }
 
-# judge LOG ARCH MODE HASH VMLINUX [PROFILE [CFI [CONFIG]]]: the pass
-# criteria of the boot matrix (doc/kernel.md 5).  PROFILE small|defconfig,
-# CFI kcfi|fineibt (what the kernel was told), CONFIG its .config.
+# judge LOG ARCH MODE HASH VMLINUX [PROFILE [CFI [CONFIG [MODLOG]]]]: the
+# pass criteria of the boot matrix (doc/kernel.md 5).  PROFILE
+# small|defconfig|debian-cloud, CFI kcfi|fineibt (what the kernel was told),
+# CONFIG its .config, MODLOG the module results of a debian-cloud boot.
 judge() {
-	local raw=$1 arch=$2 mode=$3 hash=$4 vmlinux=$5 profile=${6:-small} cfi=${7:-kcfi} config=${8:-}
+	local raw=$1 arch=$2 mode=$3 hash=$4 vmlinux=$5 profile=${6:-small} cfi=${7:-kcfi} config=${8:-} modlog=${9:-}
 	local want site re log
 	# Judged without printk's timestamps (PRINTK_TIME, on in defconfigs).
 	# printk may also land inside a line of init's, before its newline: a
@@ -339,8 +361,9 @@ judge() {
 	else
 		REASONS+=("no CFI failure report from $site")
 	fi
-	if [ "$profile" = defconfig ]; then
-		grep -q 'kcfi-boot: module ok' "$log" ||
+	if [ "$profile" = defconfig ] || [ "$profile" = debian-cloud ]; then
+		# debian-cloud loads every module of the kernel instead.
+		[ "$profile" = debian-cloud ] || grep -q 'kcfi-boot: module ok' "$log" ||
 			REASONS+=("the test module did not load, run and unload cleanly")
 		grep -q 'kcfi-boot: bpf ok' "$log" || REASONS+=("no BPF program ran through the JIT")
 		grep -Eq '^smp: Brought up [0-9]+ nodes?, 2 CPUs$' "$log" || REASONS+=("2 CPUs did not come up")
@@ -392,6 +415,11 @@ judge() {
 		PROOF="$PROOF kunit:$KUNIT_SAID"
 		[ -z "$KUNIT_WHY" ] || REASONS+=("KUnit: $KUNIT_WHY")
 	fi
+	if [ "$profile" = debian-cloud ]; then
+		modload_verdict "$modlog"
+		PROOF="$PROOF modules:$MODLOAD_SAID"
+		[ -z "$MODLOAD_WHY" ] || REASONS+=("modules: $MODLOAD_WHY")
+	fi
 	if [ -n "${TOOL_ID:-}" ] && [ "$TOOL_ID" != "$want _ZTSFvPiE" ]; then
 		REASONS+=("kcfi-typeid says '$TOOL_ID' for void (int *), expected $want _ZTSFvPiE")
 	fi
@@ -421,6 +449,33 @@ kunit_verdict() {
 	elif [ "$done" -lt "$plan" ]; then KUNIT_WHY="stopped after $done of $plan suites (the last one started: $last)"
 	elif [ "$fail" -gt 0 ]; then KUNIT_WHY="$fail case(s) failed: $bad"
 	elif [ "$ok" -eq 0 ]; then KUNIT_WHY="no case passed"
+	fi
+}
+
+# modload_verdict MODLOG: read a debian-cloud boot's module results
+# (boot/modload.awk).  Sets MODLOAD_SAID (counts, for PROOF) and MODLOAD_WHY
+# (empty when init finished loading, its count agrees, at least one module
+# loaded and none failed that config/debian-cloud/explained.tsv does not
+# explain).  Modules absent for want of hardware pass.
+modload_verdict() {
+	local here_=$(dirname "${BASH_SOURCE[0]}") r
+	r=$( [ -f "${1:-}" ] && awk -v EX="$here_/config/debian-cloud/explained.tsv" -f "$here_/modload.awk" "$1" |
+		awk -F'\t' '
+		$1 == "mod" { n++; s[$3]++; if ($6 == "explained") x++
+			else if ($3 == "failed") { f++; if (f <= 8) bad = bad " " $2 "(" $4 ($5 != "-" ? " via " $5 : "") ")" } }
+		$1 == "summary" { sum = $2 " " $3 " " $4 " " $5 }
+		$1 == "unfinished" { un = un " " $2 }
+		END { printf "%d %d %d %d %d %d|%s|%s|%s\n", n, s["loaded"], s["absent"], s["failed"], x, f, sum, un, bad }')
+	local counts sum un bad n loaded absent failed explained unexplained
+	IFS='|' read -r counts sum un bad <<< "$r"
+	read -r n loaded absent failed explained unexplained <<< "$counts"
+	MODLOAD_SAID="total=${n:-0},loaded=${loaded:-0},absent=${absent:-0},failed=${failed:-0},explained=${explained:-0}"
+	MODLOAD_WHY=
+	if [ "${n:-0}" -eq 0 ]; then MODLOAD_WHY="no module results${1:+ in $1}"
+	elif [ -z "$sum" ]; then MODLOAD_WHY="loading stopped after $n modules${un:+ (in:$un)}"
+	elif [ "$sum" != "$n $loaded $absent $failed" ]; then MODLOAD_WHY="init counted $sum (total loaded absent failed), the log shows $n $loaded $absent $failed"
+	elif [ "$unexplained" -gt 0 ]; then MODLOAD_WHY="$unexplained failed:$bad$([ "$unexplained" -gt 8 ] && echo " ...")"
+	elif [ "$loaded" -eq 0 ]; then MODLOAD_WHY="no module loaded"
 	fi
 }
 

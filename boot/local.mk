@@ -1,8 +1,9 @@
 # boot/: Linux 6.12 built with kcfi-as and booted under QEMU (slow: its own
 # target, never part of make check).  BOOT_ARCHES selects architectures,
-# BOOT_CONFIG the profile: small (tinyconfig-based, CI) or defconfig.
+# BOOT_CONFIG the profile: small (tinyconfig-based, CI), defconfig, or
+# debian-cloud (x86_64: Debian's cloud kernel configuration, every module).
 EXTRA_DIST += boot/boot-check.sh boot/lib.sh boot/init.c boot/config boot/module \
-	boot/patches boot/patches-as
+	boot/patches boot/patches-as boot/cloud-lib.sh boot/modload.awk
 BOOT_ARCHES ?= x86_64 arm64 riscv64 arm
 BOOT_CONFIG ?= small
 # BOOT_GCC_VERSION=11 (with BOOT_ARCHES=x86_64): gcc-11 through kcfi-gcc-11.

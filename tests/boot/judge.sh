@@ -45,19 +45,19 @@ strict_tail() {
 }
 
 # judge_console NAME ARCH MODE VMLINUX: run the judge on $T/c.log; prints
-# PASS/FAIL, and leaves PROOF in $T/NAME.proof.  $PROFILE, $CFI and $CONFIG
-# (a .config) are passed on if set.
+# PASS/FAIL, and leaves PROOF in $T/NAME.proof.  $PROFILE, $CFI, $CONFIG
+# (a .config) and $MODLOG (debian-cloud's module results) are passed on if set.
 judge_console() {
 	bash -c '
 		log() { :; }
 		. "$1/boot/lib.sh"
 		arch_vars "$2" >/dev/null
-		judge "$4" "$2" "$3" "$5" "$6" "$7" "$8" "$9"
+		judge "$4" "$2" "$3" "$5" "$6" "$7" "$8" "$9" "${11}"
 		echo "$verdict typeid=$typeid report=$report"
 		for r in "${REASONS[@]}"; do echo "  $r"; done
 		echo "$PROOF" > "${10}"' \
 		judge "$top_srcdir" "$2" "$3" "$T/c.log" fnv1a "$4" "${PROFILE:-small}" \
-		"${CFI:-kcfi}" "${CONFIG:-}" "$T/$1.proof" > "$T/$1.out" 2>&1
+		"${CFI:-kcfi}" "${CONFIG:-}" "$T/$1.proof" "${MODLOG:-}" > "$T/$1.out" 2>&1
 	head -1 "$T/$1.out" | cut -d' ' -f1
 }
 # expect NAME ARCH MODE VMLINUX VERDICT [REASON]: and a FAIL must name REASON.
@@ -229,4 +229,38 @@ expect fineibt-good x86_64 strict "$T/good.elf" PASS
 expect fineibt-caller-trapped x86_64 strict "$T/good.elf" FAIL "no CFI failure report from __cfi_lkdtm_increment_int"
 { def_head; fineibt_report; strict_tail; } > "$T/c.log"
 expect fineibt-stayed-kcfi x86_64 strict "$T/good.elf" FAIL "Using FineIBT CFI"
+
+# debian-cloud: Debian's configuration (FineIBT configured, kCFI at boot);
+# init loads every module, results on the second port ($MODLOG), instead of
+# the test module.  Absent hardware passes; a failed load, an oops or a
+# second CFI failure while loading do not.
+CFI=kcfi PROFILE=debian-cloud MODLOG=$T/modules.log
+cloud_head() {
+	def_head | sed '/module ok/d; /calls across/d; /kcfi-boot: init running/a kcfi-boot: loading 3 modules (results on /dev/ttyS1)\
+kcfi-boot: modules: 3 total, 1 loaded, 2 absent, 0 failed'
+}
+modlog() {
+	echo 'kcfi-modload-try: crc32c_generic'; echo 'kcfi-modload: crc32c_generic loaded 0'
+	echo 'kcfi-modload-try: hv_vmbus'; echo 'kcfi-modload: hv_vmbus absent ENODEV'
+	echo 'kcfi-modload: hv_netvsc absent ENODEV via=hv_vmbus'
+	echo "kcfi-modload-summary: total=3 loaded=${1:-1} absent=2 failed=${2:-0}"
+}
+{ cloud_head; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
+modlog > "$MODLOG"
+expect cloud-good x86_64 strict "$T/good.elf" PASS
+grep -q ' modules:total=3,loaded=1,absent=2,failed=0,explained=0' "$T/cloud-good.proof" &&
+	pass "cloud-good: the proof counts the modules" || fail "cloud-good: proof '$(cat "$T/cloud-good.proof")'"
+modlog | sed 's/crc32c_generic loaded 0/crc32c_generic failed EINVAL/' | sed 's/loaded=1 absent=2 failed=0/loaded=0 absent=2 failed=1/' > "$MODLOG"
+expect cloud-module-failed x86_64 strict "$T/good.elf" FAIL "modules: 1 failed: crc32c_generic(EINVAL)"
+modlog | sed '/summary/d' > "$MODLOG"
+expect cloud-loading-died x86_64 strict "$T/good.elf" FAIL "modules: loading stopped after 3 modules"
+rm -f "$MODLOG"
+expect cloud-no-module-log x86_64 strict "$T/good.elf" FAIL "modules: no module results"
+modlog > "$MODLOG"
+{ cloud_head | sed '/kcfi-boot: loading/a CFI failure at crc32c_cra_init+0x10/0x20 (target: 0xffffffffc0001000; expected type: 0x12345678)\
+Oops: invalid opcode: 0000 [#1] PREEMPT SMP NOPTI\
+Call Trace:'; report "$RID"; regs kcfi $SEED; strict_tail; } > "$T/c.log"
+expect cloud-cfi-in-module x86_64 strict "$T/good.elf" FAIL "2 CFI failures, expected 1"
+grep -q 'before LKDTM: CFI failure\|before LKDTM: Oops' "$T/cloud-cfi-in-module.out" &&
+	pass "cloud-cfi-in-module: the oops before LKDTM is named" || fail "cloud-cfi-in-module: $(cat "$T/cloud-cfi-in-module.out")"
 finish
