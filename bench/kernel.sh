@@ -11,7 +11,9 @@
 # whole-build CPU, per-unit compile CPU (units recompiled with their own
 # command lines, kcfi-gcc and gcc in turns), vmlinux .text growth, kcfi-as's
 # peak RSS against gas on the largest unit, where the time goes in the ten
-# dearest units, and the per-call cost of a check (bench/indirect-call.sh).
+# dearest units, the per-call cost of a check (bench/indirect-call.sh), and
+# how many checks start with a move of the target into %r11, ours and
+# Clang's (bench/r11-checks.awk).
 # Only ratios are reported: the machine is shared and absolute times drift.
 #
 # Usage: bench/kernel.sh [KCFI_BUILDDIR]
@@ -62,7 +64,7 @@ die() { log "$*"; exit 1; }
 need_tools() {
 	local p missing=()
 	local -A pkg=([gcc]=gcc [$CLANG]=$CLANG [make]=make [flex]=flex [bison]=bison
-		[bc]=bc [/usr/bin/time]=time [size]=binutils [as]=binutils [awk]=mawk
+		[bc]=bc [/usr/bin/time]=time [size]=binutils [as]=binutils [objdump]=binutils [awk]=mawk
 		[valgrind]=valgrind [qemu-aarch64]=qemu-user [qemu-riscv64]=qemu-user
 		[aarch64-linux-gnu-gcc]=gcc-aarch64-linux-gnu
 		[riscv64-linux-gnu-gcc]=gcc-riscv64-linux-gnu)
@@ -190,6 +192,14 @@ text_parts() {
 		END { print f + 0, p + 0 }')
 	c=$(size -A "$o" | awk '$1 == ".kcfi_traps" { print $2 / 4 }')
 	echo "$f $p ${c:-0}"
+}
+# r11_moves VARIANT: "CHECKS R11 FIRST FIRST_COPY COPY LOAD" of VARIANT's
+# vmlinux.o (bench/r11-checks.awk): the checks, those through %r11, those
+# that start with a mov into %r11 and of them the register copies, and
+# those whose %r11 was set in their block by a register copy or by a load.
+r11_moves() {
+	built "$1" && objdump -d -w --no-show-raw-insn "$CACHE/$1/vmlinux.o" | awk -f "$here/r11-checks.awk" ||
+		echo "n/a n/a n/a n/a n/a n/a"
 }
 growth() { case $1$2 in *n/a*) echo n/a ;; *) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a - b) * 100 / b }' ;; esac; }
 
@@ -457,6 +467,12 @@ echo "-fsanitize=kcfi (FineIBT's function padding and alignment, the config's co
 echo "the padding does to the compiler: GCC gives up IPA-RA), then KCFI's own code on top:"
 echo "  ours  config $(bytes "$TGX" "$TG") B ($GC1%), KCFI code $(bytes "$TK" "$TGX") B ($GK1%)"
 echo "  clang config $(bytes "$TCX" "$TC") B ($GC2%), KCFI code $(bytes "$TCC" "$TCX") B ($GK2%)"
+read -r NK RK FK1 MK1 CPK LK < <(r11_moves kcfi-gcc)
+read -r NC RC1 FC1 MC1 CPC LC < <(r11_moves clang-cfi)
+echo "Checks through %r11 and how the target got there (vmlinux.o; the check's own first"
+echo "instruction, or the last write of %r11 in its block: a register copy, a load):"
+echo "  ours  $NK checks, $RK through %r11: $FK1 start with a mov to %r11 ($MK1 copies); in the block copies $CPK, loads $LK"
+echo "  clang $NC checks, $RC1 through %r11: $FC1 start with a mov to %r11 ($MC1 copies); in the block copies $CPC, loads $LC"
 echo "Peak RSS on $RSS_UNIT (annotated .s $(stat -c %s "$CACHE/tmp/big.s" 2>/dev/null) bytes, min of $REPS):" \
 	"kcfi-as with its gas $RSS_KCFI KiB, its rewrite alone $RSS_REWRITE KiB, gas alone $RSS_GAS KiB"
 echo "Ten dearest units (CPU ms, min of $REPS; extra = kcfi-gcc - gcc; cc1 = kcfi-gcc -S - gcc -S;"
@@ -477,7 +493,11 @@ printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/gcc" "$R2" "-" "-"
 printf '%-46s %-16s %-10s %s\n' ".text growth ours vs clang" "$G1% vs $G2%" "ours <=" "$(verdict "$G1 <= $G2")"
 printf '%-46s %-16s %-10s %s\n' "  of it KCFI's own code, same config" "$GK1% vs $GK2%" "ours <=" "$(verdict "$GK1 <= $GK2")"
 printf '%-46s %-16s %-10s %s\n' "checked-call instructions ours vs clang" "$CALL_OURS vs $CALL_CLANG" "ours <=" "$(verdict "${CALL_OURS:-n/a} <= ${CALL_CLANG:-n/a}")"
+printf '%-46s %-16s %-10s %s\n' "checks starting with a mov to %r11 ours vs clang" "$FK1 vs $FC1" "ours <=" "$(verdict "${FK1:-n/a} <= ${FC1:-n/a}")"
+printf '%-46s %-16s %-10s %s\n' "  register copies into %r11 before a check" "$CPK vs $CPC" "ours <=" "$(verdict "${CPK:-n/a} <= ${CPC:-n/a}")"
 printf '%-46s %-16s %-10s %s\n' "kcfi-as peak RSS / gas (with its gas)" "${RSSR}x" "<= 1.0x" "$(verdict "$RSSR <= 1.0")"
 printf '%-46s %-16s %-10s %s\n' "kcfi-as rewrite alone peak RSS / gas" "${RSSW}x" "-" "-"
 echo
-echo "kernel: cpu kcfi-gcc/gcc $R1, clang-cfi/gcc $R2; text growth ours $G1%, clang $G2%; call instr ours $CALL_OURS, clang $CALL_CLANG"
+echo "kernel: cpu kcfi-gcc/gcc $R1, clang-cfi/gcc $R2; text growth ours $G1%, clang $G2%;" \
+	"KCFI bytes ours $(bytes "$TK" "$TGX"), clang $(bytes "$TCC" "$TCX"); call instr ours $CALL_OURS, clang $CALL_CLANG;" \
+	"checks starting with a mov to %r11 ours $FK1/$NK ($MK1 copies), clang $FC1/$NC ($MC1 copies)"

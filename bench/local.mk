@@ -34,3 +34,11 @@ bench-kernel: all bench/cpu-ms$(EXEEXT)
 	bash $(srcdir)/bench/kernel.sh $(abs_top_builddir)
 bench-indirect-call: all
 	bash $(srcdir)/bench/indirect-call.sh $(abs_top_builddir)
+# Per-unit cost in executed instructions (callgrind), kcfi-gcc against the
+# gcc it wraps, on units of a configured kcfi-gcc kernel tree; hours for the
+# default 200 units, counts kept in /var/cache/kcfi-bench/units so that a
+# run resumes (doc/performance.md).
+EXTRA_DIST += bench/units.sh bench/callgrind-sum.awk bench/units-stats.awk bench/r11-checks.awk
+.PHONY: bench-units
+bench-units: all
+	bash $(srcdir)/bench/units.sh $(abs_top_builddir)

@@ -15,6 +15,7 @@ include tests/sanitizers.mk
 include tests/boot.mk
 include tests/asmline.mk
 include tests/deb.mk
+include tests/bench.mk
 
 # The whole `make check` again with GCC 11: kcfi-gcc-11, the gcc-11 plugin
 # and gcc-11 for the plugin-level and reference compiles (CHECK_GCC in
