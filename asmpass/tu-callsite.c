@@ -17,13 +17,27 @@
  * a longer one says so (arm's Thumb-2 PIC jump table). */
 enum { LENIENT_MAX = 4 };
 
+/* Prefix statements held for the branch (hold_prefix()) go back out in
+ * front of the statement they were written before, when that statement is
+ * not the branch after all: the assembler applies them to whatever comes
+ * next, so dropping or moving them would change the program. */
+static void release_prefix(struct tu *t, struct verdict *v)
+{
+	if (!t->call_prefix.len)
+		return;
+	buf_printf(&v->before, "\t%.*s\n", (int)t->call_prefix.len, t->call_prefix.data);
+	t->call_prefix.len = 0;
+}
+
 enum verdict_kind tu_on_lenient(struct tu *t, const struct stmt *s, struct verdict *v)
 {
 	unsigned max = t->arch->lenient_statements ? t->arch->lenient_statements : LENIENT_MAX;
-	if (++t->call.skipped <= max)
-		return V_PASS;
-	return v_fail(v, 0, "%s (line %lu): no branch within %u statements (at '%.*s')",
-		      kcfi_dir_name(t->call.kind), t->call.line, max, (int)s->text.n, s->text.p);
+	if (++t->call.skipped > max)
+		return v_fail(v, 0, "%s (line %lu): no branch within %u statements (at '%.*s')",
+			      kcfi_dir_name(t->call.kind), t->call.line, max, (int)s->text.n,
+			      s->text.p);
+	release_prefix(t, v);
+	return V_PASS;
 }
 
 static bool alone(const struct tu *t, const char *line, size_t n)
@@ -82,6 +96,8 @@ static enum verdict_kind annotated(struct tu *t, const struct stmt *s, const str
 	if (checked && !alone(t, line, n))
 		return v_fail(v, 0, "annotated branch '%.*s' shares its line with other statements",
 			      (int)s->text.n, s->text.p);
+	/* PREFIX now travels with the verdict (tu-check.c puts it back). */
+	t->call_prefix.len = 0;
 	v->branch.call = c;
 	v->branch.text = s->text;
 	v->branch.prefix = prefix;
@@ -104,20 +120,23 @@ static enum verdict_kind hold_prefix(struct tu *t, const struct stmt *s, const c
 }
 
 /* The statement after held prefixes: classified as "prefix statement", one
- * statement, which is what the assembler makes of it. */
+ * statement, which is what the assembler makes of it.  The joined text is
+ * kept past the held prefixes' length, which stays theirs until a verdict
+ * says where they go: with the branch (annotated()), or back in front of a
+ * statement passed over (tu_on_lenient()). */
 static enum verdict_kind after_prefix(struct tu *t, const struct stmt *s, const char *line,
 				      size_t n, struct verdict *v)
 {
 	size_t plen = t->call_prefix.len;
 	buf_append(&t->call_prefix, " ", 1);
 	buf_append(&t->call_prefix, s->text.p, s->text.n);
-	/* Used up; the bytes stay where the verdict points until the next
-	 * directive. */
-	t->call_prefix.len = 0;
+	t->call_prefix.len = plen;
 	struct stmt joined = *s;
 	joined.text = (struct slice){ t->call_prefix.data, plen + 1 + s->text.n };
 	struct kcfi_branch b;
 	t->arch->classify(joined.text.p, joined.text.n, &b);
+	if (annot_lenient(t->call.kind) && !insn_is_branch(b.cls))
+		return tu_on_lenient(t, s, v);
 	return annotated(t, &joined, &b, (struct slice){ t->call_prefix.data, plen }, line, n, v);
 }
 
@@ -153,12 +172,17 @@ enum verdict_kind tu_on_insn(struct tu *t, struct stmt *s, const char *line, siz
 	t->arch->classify(s->text.p, s->text.n, &b);
 	if (!t->call.active) {
 		/* A prefix alone applies to what follows: see t->prefix_line. */
-		t->prefix_line = b.cls == INSN_PREFIX ? t->loc.line : 0;
+		if (b.cls == INSN_PREFIX) {
+			t->prefix_line = t->loc.line;
+			t->prefix_sec = section_hash(&t->sec.cur);
+		} else {
+			prefix_used(t);
+		}
 		if (insn_is_indirect(b.cls) && !t->in_app)
 			return unannotated(t, s, &b, line, n, v);
 		return V_PASS;
 	}
-	t->prefix_line = 0;
+	/* No prefix is pending here: a directive after one is refused. */
 	if (b.cls == INSN_PREFIX)
 		return hold_prefix(t, s, line, n, v);
 	if (t->call_prefix.len)

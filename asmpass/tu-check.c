@@ -39,21 +39,20 @@ static bool exempt(struct tu *t, const struct pending_call *c, enum kcfi_exempt_
 
 /* The branch stays.  Only indirect branches are records: .kcfi_call_direct
  * may annotate a direct one.  Prefix statements held for it go back in
- * front of it, which takes its line. */
-static enum verdict_kind unchecked(struct tu *t, enum kcfi_exempt_reason why, const char *line,
-				   size_t n, struct verdict *v)
+ * front of it, after the record's label, which must name the whole
+ * instruction.  The line itself stays as written: it may hold statements
+ * after the branch, which must still be read (an indirect branch among them
+ * needs its own annotation). */
+static enum verdict_kind unchecked(struct tu *t, enum kcfi_exempt_reason why, struct verdict *v)
 {
 	struct slice prefix = v->branch.prefix;
-	struct buf *out = prefix.n ? &v->text : &v->before;
 	if (insn_is_indirect(v->branch.b.cls)) {
-		record_branch(out, t->type_opts.model.ptr_bits, t->exempt_serial++, why);
+		record_branch(&v->before, t->type_opts.model.ptr_bits, t->exempt_serial++, why);
 		t->stats.exempt_records++;
 	}
-	if (!prefix.n)
-		return V_PASS;
-	buf_printf(&v->text, "\t%.*s\n", (int)prefix.n, prefix.p);
-	buf_append(&v->text, line, n);
-	return V_REPLACE;
+	if (prefix.n)
+		buf_printf(&v->before, "\t%.*s\n", (int)prefix.n, prefix.p);
+	return V_PASS;
 }
 
 /* The check in front of a call writes some registers (the backend says
@@ -106,14 +105,14 @@ static enum verdict_kind check_registers(struct tu *t, const struct pending_call
 			  t->arch->gpr_name((unsigned)n), t->arch->name, regs, why);
 }
 
-/* The branch in v->branch, on input LINE (or the lines tu.c holds). */
-enum verdict_kind tu_annotated(struct tu *t, const char *line, size_t n, struct verdict *v)
+/* The branch in v->branch. */
+enum verdict_kind tu_annotated(struct tu *t, struct verdict *v)
 {
 	const struct pending_call *c = v->branch.call;
 	struct slice text = v->branch.text;
 	enum kcfi_exempt_reason why;
 	if (exempt(t, c, &why))
-		return unchecked(t, why, line, n, v);
+		return unchecked(t, why, v);
 	if (v->branch.b.refuse)
 		return v_fail_src(v, "'%.*s' (annotated by .kcfi_call at line %lu) cannot be "
 				  "checked by KCFI: %s", (int)text.n, text.p, c->line,

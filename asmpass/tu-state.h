@@ -124,8 +124,12 @@ struct tu {
 	/* The line of a statement of prefixes alone ("rex.B", "data16") that
 	 * nothing has followed yet: the assembler applies them to the next
 	 * instruction, which would be a check or a preamble if a call-site
-	 * directive or .kcfi_func came now.  0: none. */
+	 * directive or .kcfi_func came now.  0: none.  GNU as writes the
+	 * prefix bytes into their section at once, so only bytes put after
+	 * them in that section (prefix_sec) end it: labels, alignment that may
+	 * pad nothing, and code in other sections do not. */
 	unsigned long prefix_line;
+	unsigned long long prefix_sec;
 	struct pending_func func;
 	/* .kcfi_reserved: general registers the program keeps, and why. */
 	uint64_t reserved;
@@ -151,6 +155,14 @@ struct tu {
 	struct buf scratch;
 	struct tu_stats stats;
 };
+
+/* Bytes were just written into the current section: a prefix pending in
+ * it (t->prefix_line) applied to them. */
+static inline void prefix_used(struct tu *t)
+{
+	if (t->prefix_line && section_hash(&t->sec.cur) == t->prefix_sec)
+		t->prefix_line = 0;
+}
 
 /* GNU as takes directive names in any letter case. */
 static inline bool dir_is(const struct stmt *s, const char *name)
@@ -208,8 +220,8 @@ enum verdict_kind tu_on_insn(struct tu *t, struct stmt *s, const char *line, siz
 enum verdict_kind tu_seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n,
 			      struct verdict *v);
 
-/* tu-check.c: what becomes of an annotated branch (v->branch), found on
- * input LINE. */
-enum verdict_kind tu_annotated(struct tu *t, const char *line, size_t n, struct verdict *v);
+/* tu-check.c: what becomes of an annotated branch (v->branch): V_PASS,
+ * with what goes in front of it in v->before, V_REPLACE or V_FAIL. */
+enum verdict_kind tu_annotated(struct tu *t, struct verdict *v);
 
 #endif

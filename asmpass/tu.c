@@ -119,7 +119,7 @@ static enum verdict_kind carry_out(struct tu *t, enum verdict_kind k, const char
 {
 	struct verdict *v = &t->v;
 	if (k == V_BRANCH)
-		k = tu_annotated(t, line, n, v);
+		k = tu_annotated(t, v);
 	if (k == V_FAIL) {
 		report(t, v);
 		return V_FAIL;
@@ -157,7 +157,7 @@ static int seq_line(struct tu *t, enum asmline_kind k, const char *p, size_t n)
 	if (r != V_FAIL)
 		buf_append(&t->held, p, n);
 	if (r == V_BRANCH)
-		r = tu_annotated(t, NULL, 0, v);
+		r = tu_annotated(t, v);
 	switch (r) {
 	case V_FAIL:
 		return report(t, v);
@@ -240,9 +240,27 @@ static bool is_trampoline_label(struct slice name)
 	return true;
 }
 
+/* Does S put bytes into the current section, whatever its operands?  Not
+ * .ascii, .skip, .zero, .fill or alignment, which may put none.  The list
+ * need not be complete: a directive missing from it only keeps a pending
+ * prefix (t->prefix_line) pending, which can refuse a .kcfi_ line, never
+ * let one through. */
+static bool emits_data(const struct stmt *s)
+{
+	static const char *const data[] = {
+		"byte", "2byte", "4byte", "8byte", "short", "hword", "word", "value", "int",
+		"long", "quad", "octa", "asciz", "string", "insn", "inst",
+	};
+	if (!s->args.n)
+		return false;
+	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
+		if (dir_is(s, data[i]))
+			return true;
+	return false;
+}
+
 static enum verdict_kind on_label(struct tu *t, struct stmt *s, struct verdict *v)
 {
-	t->prefix_line = 0;	/* a label ends a prefix (it stands alone) */
 	if (t->call.active)
 		return v_fail(v, 0, "label '%.*s' between %s (line %lu) and the branch it annotates",
 			      (int)s->name.n, s->name.p, kcfi_dir_name(t->call.kind), t->call.line);
@@ -301,8 +319,8 @@ static enum verdict_kind on_directive(struct tu *t, struct stmt *s, struct verdi
 	}
 	if (!t->in_app && dir_is(s, "file"))
 		tu_src_file(t, s->args);
-	if (!is_debug_directive(s->name))
-		t->prefix_line = 0;	/* data or alignment ends a prefix */
+	if (emits_data(s))
+		prefix_used(t);
 	if (!t->instrumented)
 		tu_record_early(t, s);
 	else
@@ -380,7 +398,7 @@ static bool plain_insn(struct tu *t, const char *p, size_t n)
 	slice_trim(&s);
 	if (t->arch->classify(s.p, s.n, &b) != INSN_OTHER)
 		return false;
-	t->prefix_line = 0;
+	prefix_used(t);
 	return true;
 }
 

@@ -21,6 +21,7 @@ ASMPASS_TESTS = \
 	tests/doc/readme.sh \
 	tests/asmpass/spellings.sh \
 	tests/asmpass/huge-align.sh \
-	tests/asmpass/tu-star.sh
+	tests/asmpass/tu-star.sh \
+	tests/asmpass/held-prefix.sh
 TESTS += tests/asmpass/arch-ops $(ASMPASS_TESTS)
 EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh
