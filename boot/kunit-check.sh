@@ -40,7 +40,6 @@ OUT=$here/out/kunit
 EXPLAINED=$here/config/kunit/explained.tsv
 . "$here/lib.sh"
 . "$here/kunit-lib.sh"
-boot_cache || exit 1
 log() { printf 'kunit-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 
 for c in $KUNIT_COMPILERS; do
@@ -48,6 +47,21 @@ for c in $KUNIT_COMPILERS; do
 	*) log "KUNIT_COMPILERS: unknown compiler '$c' (kcfi-gcc, gcc, clang-19)"; exit 2 ;;
 	esac
 done
+# LLVM=-19 takes every binary tool from LLVM 19, not only the compiler and
+# linker: a missing one stops the build minutes in, at objtool's archive.
+case " $KUNIT_COMPILERS " in *" clang-19 "*)
+	missing=
+	for t in clang-19 ld.lld-19 llvm-ar-19 llvm-nm-19 llvm-objcopy-19 llvm-objdump-19 \
+		 llvm-readelf-19 llvm-strip-19; do
+		command -v "$t" > /dev/null || missing="$missing $t"
+	done
+	if [ -n "$missing" ]; then
+		log "clang-19 kernels need LLVM 19's tools; missing:$missing"
+		log "install them with scripts/install-deps.sh --with-bench (clang-19 lld-19 llvm-19), or leave clang-19 out of KUNIT_COMPILERS"
+		exit 2
+	fi ;;
+esac
+boot_cache || exit 1
 need_source || { log "cannot get linux-source-$BOOT_KERNEL"; exit 1; }
 prepare_tree cc || exit 1
 mkdir -p "$CACHE/tools"

@@ -97,4 +97,14 @@ awk -f "$B/ktap.awk" "$T/g2.log" > "$OUT/x86_64/gcc.results"
 awk -f "$B/ktap.awk" "$T/k.log" > "$OUT/x86_64/clang-19.results"
 check "unexplained: a case gcc never ran is named" sh -c \
 	"[ \"\$(bash -c \"$L; unexplained x86_64\")\" = 'only in kcfi-gcc: beta.beta_two ok' ]"
+# A clang-19 kernel needs LLVM 19's binary tools too (LLVM=-19): without one
+# the harness stops before extracting or building anything, and says which.
+mkdir "$T/path"
+for f in "$(dirname "$(command -v bash)")"/*; do
+	case ${f##*/} in llvm-ar-19) ;; *) ln -s "$f" "$T/path/${f##*/}" 2>/dev/null ;; esac
+done
+PATH=$T/path KUNIT_ARCHES=x86_64 KCFI_BOOT_CACHE=$T/cache bash "$B/kunit-check.sh" > "$T/pre.out" 2>&1
+echo $? >> "$T/pre.out"
+check "kunit-check names the missing LLVM tool and stops" sh -c \
+	"grep -q 'missing:.* llvm-ar-19' '$T/pre.out' && [ \"\$(tail -n 1 '$T/pre.out')\" = 2 ] && [ ! -e '$T/cache' ]"
 finish
