@@ -18,7 +18,7 @@
 # boot matrix's tinyconfig-based arm kernel, Thumb-2) plus
 # boot/config/kunit/common.config, and CFI_CLANG (trapping) for kcfi-gcc
 # and clang-19.  Tests QEMU cannot run are listed, with the reason, in
-# boot/config/kunit/explained.tsv (also doc/kernel.md 7).
+# boot/config/kunit/explained.tsv (also doc/kernel.md 8).
 # Consoles: boot/out/kunit/<arch>/console-<compiler>.log; per-case results
 # next to them (<compiler>.results).  Per arch one line:
 #   kunit ARCH: kcfi-gcc ok A, not ok B, skipped C, cfi F; gcc ok ..;
