@@ -65,6 +65,15 @@ BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 		printf "sub\t%s\t%s\n", n, verdict(substr(body, 3))
 		next
 	}
+	# BPF's test_verifier is not TAP: "#N/p DESCR OK", "... FAIL[ why]",
+	# "... SKIP[ (why)]" per program it loads (p privileged, u not).
+	if (ksft && body ~ /^# #[0-9]+\/[pu] / && match(body, / (OK|FAIL|SKIP)([ :(]|$)/)) {
+		n = suite "/" substr(body, 3, RSTART - 3)
+		v = substr(body, RSTART + 1, 2) == "OK" ? "ok" : substr(body, RSTART + 1, 4) == "FAIL" ? "fail" : "skip"
+		if (seen[n]++) n = n "#" seen[n]
+		printf "sub\t%s\t%s\n", n, v
+		next
+	}
 	if (ksft && body ~ /^(not )?ok [0-9]+ selftests: /) {
 		printf "case\t%s\t%s\n", program(substr(name_of(body), 12)), verdict(body)
 		ndone++; suite = "-"

@@ -42,7 +42,11 @@ unexplained() {
 	[ -f "$c" ] || c=/dev/null
 	awk -F'\t' -v arch="$arch" -v EX="$EXPLAINED" -v K="$k" -v G="$g" -v C="$c" '
 		function fn(s) { sub(/^CFI failure at /, "", s); sub(/\+.*/, "", s); return s }
-		function prog(s) { sub(/\/.*/, "", s); return s }
+		# COL:PROG of COL:PROG/NAME (COL may hold a slash: filesystems/epoll).
+		function prog(s,   i, j) {
+			i = index(s, ":"); j = index(substr(s, i + 1), "/")
+			return j ? substr(s, 1, i + j - 1) : s
+		}
 		# Whether a difference in result T (a case, or a PROG/NAME) is told.
 		function told(t) { return !(t in ex) && !(prog(t) in ex) && !(prog(t) in said) }
 		BEGIN {
