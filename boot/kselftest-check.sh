@@ -118,7 +118,7 @@ build_selftests() {
 	local B=$KS/build key t
 	INST=$B/install
 	need_source || { log "cannot get linux-source-$BOOT_KERNEL"; return 1; }
-	prepare_tree cc "$KS/src" || return 1
+	prepare_tree kselftest "$KS/src" || return 1
 	# The recipe is this script and the CC wrapper: the build takes a
 	# minute, so any change to either rebuilds.
 	key=$( { cat "$KS/src/stamp"; echo "$KSELFTEST_TARGETS"; cat "$here/kselftest/static-gcc" "$here/kselftest-check.sh";
@@ -138,6 +138,7 @@ build_selftests() {
 		if [ "$t" = bpf ]; then
 			# Only test_verifier: the rest of BPF's selftests wants clang-built
 			# BPF objects, a BTF vmlinux and modules.  libelf.a needs libzstd.
+			# boot/kselftest/patches/0001 lets it run without bpf_testmod.ko.
 			local bo=$B/obj/kselftest/bpf
 			mkdir -p "$bo"
 			if (cd "$ksft/bpf" && nice make O="$B/obj" OUTPUT="$bo" ARCH=x86_64 -j"$BOOT_JOBS" \
