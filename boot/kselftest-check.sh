@@ -133,6 +133,9 @@ build_selftests() {
 	(cd "$SRC" && nice make -s O="$B/obj" ARCH=x86_64 -j"$BOOT_JOBS" headers) > "$B/headers.log" 2>&1 ||
 		{ log "selftests: make headers failed, see $B/headers.log"; return 1; }
 	local cc=$here/kselftest/static-gcc ksft=$SRC/tools/testing/selftests
+	# The runner, as kselftest's install puts it (bpf alone installs none).
+	mkdir -p "$INST/kselftest" && cp "$ksft/run_kselftest.sh" "$INST/" &&
+		cp "$ksft"/kselftest/{runner.sh,prefix.pl,module.sh,ktap_helpers.sh} "$INST/kselftest/" || return 1
 	for t in $KSELFTEST_TARGETS; do
 		local tlog=$B/build-${t//\//_}.log
 		if [ "$t" = bpf ]; then
@@ -157,13 +160,12 @@ build_selftests() {
 			local ti=$B/inst-${t//\//_}
 			mkdir -p "$INST/$(dirname "$t")" && cp -a "$ti/$t" "$INST/$t" &&
 				cat "$ti/kselftest-list.txt" >> "$INST/kselftest-list.txt" || return 1
-			[ -f "$INST/run_kselftest.sh" ] || cp -a "$ti/run_kselftest.sh" "$ti/kselftest" "$INST/" || return 1
 		else
 			printf '%s\tdoes not build statically (%s)\n' "$t" \
 				"$(grep -m1 -E 'error:|Error [0-9]' "$tlog")" >> "$B/dropped.txt"
 		fi
 	done
-	[ -f "$INST/run_kselftest.sh" ] || { log "selftests: no target built (see $B/build-*.log)"; return 1; }
+	[ -s "$INST/kselftest-list.txt" ] || { log "selftests: no target built (see $B/build-*.log)"; return 1; }
 	drop_unrunnable "$B/dropped.txt"
 	echo "$key" > "$B/key"
 	log "selftests: $(wc -l < "$INST/kselftest-list.txt") programs; dropped: $(wc -l < "$B/dropped.txt") (see $B/dropped.txt)"

@@ -34,6 +34,13 @@ function verdict(s) {
 	if (s ~ /# *SKIP/) return "skip"
 	return s ~ /^ *not ok / ? "fail" : "ok"
 }
+# test_verifier's result NAME, its verdict at the start of V.
+function tv_result(n, v) {
+	v = v ~ /^OK/ ? "ok" : v ~ /^FAIL/ ? "fail" : "skip"
+	if (seen[n]++) n = n "#" seen[n]
+	printf "sub\t%s\t%s\n", n, v
+	pending = ""
+}
 # kselftest's "COL: PROG" -> COL:PROG
 function program(s) {
 	sub(/: /, ":", s)
@@ -58,7 +65,7 @@ BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 		next
 	}
 	if (d == 0 && body ~ /^1\.\.[0-9]+$/ && plan == 0) { plan = substr(body, 4) + 0; next }
-	if (ksft && body ~ /^# selftests: /) { suite = program(substr(body, 14)); last = suite; next }
+	if (ksft && body ~ /^# selftests: /) { suite = program(substr(body, 14)); last = suite; pending = ""; next }
 	if (ksft && body ~ /^# (not )?ok [0-9]+ /) {
 		n = suite "/" name_of(substr(body, 3))
 		if (seen[n]++) n = n "#" seen[n]
@@ -66,14 +73,17 @@ BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 		next
 	}
 	# BPF's test_verifier is not TAP: "#N/p DESCR OK", "... FAIL[ why]",
-	# "... SKIP[ (why)]" per program it loads (p privileged, u not).
-	if (ksft && body ~ /^# #[0-9]+\/[pu] / && match(body, / (OK|FAIL|SKIP)([ :(]|$)/)) {
-		n = suite "/" substr(body, 3, RSTART - 3)
-		v = substr(body, RSTART + 1, 2) == "OK" ? "ok" : substr(body, RSTART + 1, 4) == "FAIL" ? "fail" : "skip"
-		if (seen[n]++) n = n "#" seen[n]
-		printf "sub\t%s\t%s\n", n, v
+	# "... SKIP[ (why)]" per program it loads (p privileged, u not).  A
+	# message of its own may come between DESCR and the verdict, which
+	# then starts the next line.
+	if (ksft && body ~ /^# #[0-9]+\/[pu] /) {
+		if (match(body, / (OK|FAIL|SKIP)([ :(]|$)/))
+			tv_result(suite "/" substr(body, 3, RSTART - 3), substr(body, RSTART + 1))
+		else
+			pending = suite "/" substr(body, 3)
 		next
 	}
+	if (ksft && pending != "" && body ~ /^# (OK|FAIL|SKIP)/) { tv_result(pending, substr(body, 3)); next }
 	if (ksft && body ~ /^(not )?ok [0-9]+ selftests: /) {
 		printf "case\t%s\t%s\n", program(substr(name_of(body), 12)), verdict(body)
 		ndone++; suite = "-"
