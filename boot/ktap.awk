@@ -1,14 +1,23 @@
 # KUnit's KTAP output on a kernel console -> one line per test case and a
-# few totals, for kunit-check.sh.  Input: the console with printk's
-# timestamps still on (they are stripped here).  Output, tab-separated:
+# few totals, for kunit-check.sh; likewise the TAP 13 of kselftest's runner
+# (run_kselftest.sh), for kselftest-check.sh.  Input: the console with
+# printk's timestamps still on (they are stripped here).  Output,
+# tab-separated:
 #	case	SUITE.CASE	ok|fail|skip
 #	cfi	SUITE	<the "CFI failure at ..." line>	(SUITE: the suite running, or -)
 #	plan	N	(suites announced at the top level; 0 if KUnit never started)
 #	done	N	(suites that reported a result)
 #	last	SUITE	(the last suite that started; - if none)
+#	ended	timeout	(only when the harness cut the boot short)
 # A test case is a result line one level below its suite ("    ok 3 name");
 # the results of a parameterized case's parameters, one level deeper, are
 # its own business: the case line counts, as KUnit counts it.
+# kselftest: the runner announces each program ("# selftests: COL: PROG")
+# and ends it with a top-level result, so there the program is both the
+# suite and the case, COL:PROG, and plan/done count programs.  The
+# program's own TAP comes back prefixed with "# "; its results, one per
+# line "sub COL:PROG/NAME ok|fail|skip" (a repeated NAME gets #2, #3...),
+# let a comparison see more than the program's verdict.
 function strip(s) {
 	sub(/\r$/, "", s)
 	# printk's "[   12.345678] " and, on SMP, an optional "[    T1] " caller id.
@@ -25,23 +34,61 @@ function verdict(s) {
 	if (s ~ /# *SKIP/) return "skip"
 	return s ~ /^ *not ok / ? "fail" : "ok"
 }
+# test_verifier's result NAME, its verdict at the start of V.
+function tv_result(n, v) {
+	v = v ~ /^OK/ ? "ok" : v ~ /^FAIL/ ? "fail" : "skip"
+	if (seen[n]++) n = n "#" seen[n]
+	printf "sub\t%s\t%s\n", n, v
+	pending = ""
+}
+# kselftest's "COL: PROG" -> COL:PROG
+function program(s) {
+	sub(/: /, ":", s)
+	return s
+}
 function name_of(s) {
 	sub(/^ *(not )?ok [0-9]+ /, "", s)
 	sub(/ *# .*/, "", s)
 	return s
 }
-BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0 }
+BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 {
 	line = strip($0)
 	d = depth(line)
 	body = line
 	sub(/^ +/, "", body)
+	if (line ~ /^[a-z]+-check: QEMU timed out after /) { timedout = 1; next }
 	if (d == 0 && body ~ /^KTAP version / ) { started = 1; next }
+	if (d == 0 && body ~ /^TAP version / && !started) { started = 1; ksft = 1; next }
 	if (!started) {
 		if (line ~ /CFI failure at /) { sub(/.*CFI failure at /, "CFI failure at ", line); printf "cfi\t-\t%s\n", line }
 		next
 	}
 	if (d == 0 && body ~ /^1\.\.[0-9]+$/ && plan == 0) { plan = substr(body, 4) + 0; next }
+	if (ksft && body ~ /^# selftests: /) { suite = program(substr(body, 14)); last = suite; pending = ""; next }
+	if (ksft && body ~ /^# (not )?ok [0-9]+ /) {
+		n = suite "/" name_of(substr(body, 3))
+		if (seen[n]++) n = n "#" seen[n]
+		printf "sub\t%s\t%s\n", n, verdict(substr(body, 3))
+		next
+	}
+	# BPF's test_verifier is not TAP: "#N/p DESCR OK", "... FAIL[ why]",
+	# "... SKIP[ (why)]" per program it loads (p privileged, u not).  A
+	# message of its own may come between DESCR and the verdict, which
+	# then starts the next line.
+	if (ksft && body ~ /^# #[0-9]+\/[pu] /) {
+		if (match(body, / (OK|FAIL|SKIP)([ :(]|$)/))
+			tv_result(suite "/" substr(body, 3, RSTART - 3), substr(body, RSTART + 1))
+		else
+			pending = suite "/" substr(body, 3)
+		next
+	}
+	if (ksft && pending != "" && body ~ /^# (OK|FAIL|SKIP)/) { tv_result(pending, substr(body, 3)); next }
+	if (ksft && body ~ /^(not )?ok [0-9]+ selftests: /) {
+		printf "case\t%s\t%s\n", program(substr(name_of(body), 12)), verdict(body)
+		ndone++; suite = "-"
+		next
+	}
 	if (d == 1 && body ~ /^# Subtest: /) { suite = substr(body, 12); last = suite; next }
 	if (d == 1 && body ~ /^(not )?ok [0-9]+ /) {
 		printf "case\t%s.%s\t%s\n", suite, name_of(body), verdict(body)
@@ -55,4 +102,5 @@ BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0 }
 }
 END {
 	printf "plan\t%d\ndone\t%d\nlast\t%s\n", plan, ndone, last
+	if (timedout) printf "ended\ttimeout\n"
 }

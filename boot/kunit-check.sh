@@ -165,29 +165,11 @@ for arch in $KUNIT_ARCHES; do
 			status=1
 		fi
 	done
-	line="kunit $arch:"
-	sep=
-	for cc in kcfi-gcc gcc clang-19; do
-		line="$line$sep $cc ${said[$cc]:-not run}"
-		sep=";"
-	done
-	if [ -f "$OUT/$arch/kcfi-gcc.results" ] && [ -f "$OUT/$arch/gcc.results" ]; then
-		unexplained "$arch" > "$OUT/$arch/unexplained.txt"
-		d=$(wc -l < "$OUT/$arch/unexplained.txt")
-		[ "$d" -eq 0 ] || status=1
-		line="$line; unexplained $d"
-	else
-		line="$line; unexplained - (kcfi-gcc and gcc both needed)"
-		status=1
-	fi
+	line=$(arch_line kunit "$arch") || status=1
 	lines+=("$line")
 	unset said
 done
 echo
 for l in "${lines[@]}"; do echo "$l"; done
-for arch in $KUNIT_ARCHES; do
-	[ -s "$OUT/$arch/unexplained.txt" ] || continue
-	echo "$arch, unexplained ($OUT/$arch/unexplained.txt):"
-	sed 's/^/    /' "$OUT/$arch/unexplained.txt"
-done
+show_unexplained $KUNIT_ARCHES
 exit $status

@@ -1,22 +1,28 @@
-# make kunit-check's reading of results (boot/ktap.awk output): counts per
-# compiler and the differences nobody explained.  Sourced by kunit-check.sh
-# and tests/boot/kunit.sh; expects $OUT (results under $OUT/<arch>/) and
-# $EXPLAINED (boot/config/kunit/explained.tsv).
+# make kunit-check's and make kselftest-check's reading of results
+# (boot/ktap.awk output): counts per compiler and the differences nobody
+# explained.  Sourced by kunit-check.sh, kselftest-check.sh and
+# tests/boot/kunit.sh, kselftest.sh; expects $OUT (results under
+# $OUT/<arch>/) and $EXPLAINED (boot/config/kunit/explained.tsv, or
+# kselftest's).
 
-# tally FILE: "ok A, not ok B, skipped C" of a results file; "cfi F" too
-# unless the compiler is gcc (no CFI).  A boot that ended before the last
-# suite says so: "crashed in SUITE after N of M suites".
+# tally FILE COMPILER [UNIT [RUNNER]]: "ok A, not ok B, skipped C" of a
+# results file; "cfi F" too unless the compiler is gcc (no CFI).  A boot
+# that ended before the last suite says so: "crashed in SUITE after N of M
+# suites" ("timed out in" when the harness stopped it).  UNIT (suites) and
+# RUNNER (KUnit) name what plan counts and who announces it.
 tally() {
-	local f=$1 cc=$2
-	awk -F'\t' -v cc="$cc" '
+	local f=$1 cc=$2 unit=${3:-suites} runner=${4:-KUnit}
+	awk -F'\t' -v cc="$cc" -v unit="$unit" -v runner="$runner" '
 		$1 == "case" { n[$3]++ }
 		$1 == "cfi" { cfi++ }
 		$1 == "plan" { plan = $2 } $1 == "done" { done = $2 } $1 == "last" { last = $2 }
+		$1 == "ended" { how = $2 == "timeout" ? "timed out" : "crashed" }
 		END {
 			printf "ok %d, not ok %d, skipped %d", n["ok"], n["fail"], n["skip"]
 			if (cc != "gcc") printf ", cfi %d", cfi
-			if (plan == 0) printf " (KUnit never started)"
-			else if (done < plan) printf " (crashed in %s after %d of %d suites)", last, done, plan
+			if (how == "") how = "crashed"
+			if (plan == 0) printf " (%s never started%s)", runner, how == "timed out" ? ", timed out" : ""
+			else if (done < plan) printf " (%s in %s after %d of %d %s)", how, last, done, plan, unit
 		}' "$f"
 }
 
@@ -26,13 +32,23 @@ complete() {
 }
 
 # unexplained ARCH: what kcfi-gcc does that gcc does not, minus what clang-19
-# shares and what explained.tsv lists; one line each, to stdout.
+# shares and what explained.tsv lists; one line each, to stdout.  Results
+# inside a program (kselftest's "sub" lines, PROG/NAME) count too, unless
+# the program's own result already differs (one line says it) or the
+# program is explained as a whole.
 unexplained() {
 	local arch=$1 dir=$OUT/$1
 	local k=$dir/kcfi-gcc.results g=$dir/gcc.results c=$dir/clang-19.results
 	[ -f "$c" ] || c=/dev/null
 	awk -F'\t' -v arch="$arch" -v EX="$EXPLAINED" -v K="$k" -v G="$g" -v C="$c" '
 		function fn(s) { sub(/^CFI failure at /, "", s); sub(/\+.*/, "", s); return s }
+		# COL:PROG of COL:PROG/NAME (COL may hold a slash: filesystems/epoll).
+		function prog(s,   i, j) {
+			i = index(s, ":"); j = index(substr(s, i + 1), "/")
+			return j ? substr(s, 1, i + j - 1) : s
+		}
+		# Whether a difference in result T (a case, or a PROG/NAME) is told.
+		function told(t) { return !(t in ex) && !(prog(t) in ex) && !(prog(t) in said) }
 		BEGIN {
 			while ((getline l < EX) > 0) {
 				if (l ~ /^#/ || l == "") continue
@@ -40,18 +56,65 @@ unexplained() {
 				if (f[1] == arch || f[1] == "*") ex[f[2]] = 1
 			}
 			while ((getline l < C) > 0) { split(l, f, "\t"); if (f[1] == "cfi") ccfi[fn(f[3])] = 1 }
-			while ((getline l < G) > 0) { split(l, f, "\t"); if (f[1] == "case") gr[f[2]] = f[3] }
+			while ((getline l < G) > 0) {
+				split(l, f, "\t")
+				if (f[1] == "case") gr[f[2]] = f[3]
+				else if (f[1] == "sub") gs[f[2]] = f[3]
+			}
 			while ((getline l < K) > 0) {
 				split(l, f, "\t")
 				if (f[1] == "case") {
 					kr[f[2]] = f[3]
 					if (!(f[2] in gr)) { if (!(f[2] in ex)) print "only in kcfi-gcc: " f[2] " " f[3] }
 					else if (gr[f[2]] != f[3] && !(f[2] in ex)) print "differs: " f[2] " kcfi-gcc " f[3] ", gcc " gr[f[2]]
+				} else if (f[1] == "sub") {
+					ks[f[2]] = f[3]
 				} else if (f[1] == "cfi") {
 					if (!(fn(f[3]) in ccfi) && !(("cfi:" fn(f[3])) in ex)) print "cfi in " f[2] ": " f[3]
 				}
 			}
 			for (t in gr) if (!(t in kr) && !(t in ex)) print "only in gcc: " t " " gr[t]
+			for (t in kr) if (!(t in gr) || gr[t] != kr[t]) said[t] = 1
+			for (t in gr) if (!(t in kr)) said[t] = 1
+			for (t in ks) {
+				if (!(t in gs)) { if (told(t)) print "only in kcfi-gcc: " t " " ks[t] }
+				else if (gs[t] != ks[t] && told(t)) print "differs: " t " kcfi-gcc " ks[t] ", gcc " gs[t]
+			}
+			for (t in gs) if (!(t in ks) && told(t)) print "only in gcc: " t " " gs[t]
 		}' | sort
 }
 
+
+# arch_line WHAT ARCH: the summary line of ARCH, "WHAT ARCH: kcfi-gcc ...;
+# gcc ...; clang-19 ...; unexplained D", from the tallies in the
+# associative array said (by compiler); the differences D counts go to
+# $OUT/ARCH/unexplained.txt.  Fails unless D is known and 0.
+arch_line() {
+	local what=$1 arch=$2 line sep= cc d rc=0
+	line="$what $arch:"
+	for cc in kcfi-gcc gcc clang-19; do
+		line="$line$sep $cc ${said[$cc]:-not run}"
+		sep=";"
+	done
+	if [ -f "$OUT/$arch/kcfi-gcc.results" ] && [ -f "$OUT/$arch/gcc.results" ]; then
+		unexplained "$arch" > "$OUT/$arch/unexplained.txt"
+		d=$(wc -l < "$OUT/$arch/unexplained.txt")
+		[ "$d" -eq 0 ] || rc=1
+		line="$line; unexplained $d"
+	else
+		line="$line; unexplained - (kcfi-gcc and gcc both needed)"
+		rc=1
+	fi
+	echo "$line"
+	return $rc
+}
+
+# show_unexplained ARCH...: each architecture's list of differences, if any.
+show_unexplained() {
+	local arch
+	for arch; do
+		[ -s "$OUT/$arch/unexplained.txt" ] || continue
+		echo "$arch, unexplained ($OUT/$arch/unexplained.txt):"
+		sed 's/^/    /' "$OUT/$arch/unexplained.txt"
+	done
+}

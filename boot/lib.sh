@@ -65,15 +65,20 @@ need_source() {
 	TARBALL=$tarball
 }
 
-# prepare_tree ROUTE: a patched source tree for ROUTE at a fixed path; sets SRC.
-# A tree whose stamp (package version + patches) differs is re-extracted.
+# prepare_tree ROUTE [DIR]: a patched source tree for ROUTE at a fixed path,
+# by default $CACHE/src-ROUTE; sets SRC.  A tree whose stamp (package version
+# + patches) differs is re-extracted.  Route kselftest adds
+# boot/kselftest/patches (the selftests' own).  DIR: a tree of one's own,
+# for a user that writes into its source (the selftests do) while kernels
+# build from the shared one.
 prepare_tree() {
 	local route=$1 series=("$here"/patches/"$BOOT_KERNEL"/*.patch)
 	[ "$route" = as ] && series+=("$here"/patches-as/"$BOOT_KERNEL"/*.patch)
+	[ "$route" = kselftest ] && series+=("$here"/kselftest/patches/*.patch)
 	local stamp
 	stamp=$( { echo "$KVER_PKG"; for p in "${series[@]}"; do
 		[ -f "$p" ] && sha256sum < "$p"; done; } | sha256sum | cut -c1-16)
-	local dir=$CACHE/src$KSFX-$route
+	local dir=${2:-$CACHE/src$KSFX-$route}
 	SRC=$dir/linux-source-$BOOT_KERNEL
 	if [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$SRC/Makefile" ]; then
 		return 0

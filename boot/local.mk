@@ -27,7 +27,7 @@ EXTRA_DIST += boot/doc-route.sh
 doc-route-check: all
 	DOC_ROUTE_CONFIG='$(DOC_ROUTE_CONFIG)' KCFI_BUILDDIR='$(abs_top_builddir)' \
 	  bash $(srcdir)/boot/doc-route.sh
-# KUnit, all of it, under kcfi-gcc, gcc and clang-19 (doc/kernel.md 7): slow,
+# KUnit, all of it, under kcfi-gcc, gcc and clang-19 (doc/kernel.md 8): slow,
 # hours per architecture.  KUNIT_ARCHES, KUNIT_COMPILERS narrow it.
 KUNIT_ARCHES ?= x86_64 arm64 riscv64 arm
 KUNIT_COMPILERS ?= kcfi-gcc gcc clang-19
@@ -36,3 +36,16 @@ EXTRA_DIST += boot/kunit-check.sh boot/kunit-lib.sh boot/ktap.awk boot/objtool-l
 kunit-check: all
 	KUNIT_ARCHES='$(KUNIT_ARCHES)' KUNIT_COMPILERS='$(KUNIT_COMPILERS)' \
 	  KCFI_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/boot/kunit-check.sh
+# Linux's selftests (a set of tools/testing/selftests targets, built
+# statically) under make kunit-check's three kernels (doc/kernel.md 9):
+# slow, an hour or more per kernel.  KSELFTEST_ARCHES (x86_64 only so far),
+# KSELFTEST_COMPILERS and KSELFTEST_TARGETS narrow it.
+KSELFTEST_ARCHES ?= x86_64
+KSELFTEST_COMPILERS ?= kcfi-gcc gcc clang-19
+KSELFTEST_TARGETS ?=
+EXTRA_DIST += boot/kselftest-check.sh boot/kselftest
+# No kcfi-as to build first: it boots make kunit-check's kernels.
+.PHONY: kselftest-check
+kselftest-check:
+	KSELFTEST_ARCHES='$(KSELFTEST_ARCHES)' KSELFTEST_COMPILERS='$(KSELFTEST_COMPILERS)' \
+	  KSELFTEST_TARGETS='$(KSELFTEST_TARGETS)' bash $(srcdir)/boot/kselftest-check.sh

@@ -29,12 +29,16 @@ gcc-i686-linux-gnu gcc-12-plugin-dev-i686-linux-gnu libc6-dev-i386-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache
 gnuplot-nox distcc debhelper lintian"
 # Boot matrix: Debian's Linux 6.12 and Debian 12's own 6.1 (BOOT_KERNEL=6.1),
-# the kernel build's tools, QEMU for the boot matrix's architectures; for
-# BOOT_CONFIG=debian-cloud Debian's configuration (linux-config-6.12), pahole
-# for its BTF (dwarves), openssl to sign its modules, depmod (kmod) and a
-# static busybox for the initramfs's modprobe.
+# the kernel build's tools, QEMU for the boot matrix's architectures.
+# BOOT_CONFIG=debian-cloud: Debian's configuration (linux-config-6.12), pahole
+# for its BTF (dwarves), openssl to sign its modules, depmod (kmod).  A static
+# busybox for the initramfs of debian-cloud (its modprobe) and of make
+# kselftest-check, whose install step needs rsync and whose programs link
+# static libraries (libcap for seccomp, popt for mqueue, libelf's zlib and
+# zstd for BPF's test_verifier).
 BOOT="linux-source-6.12 linux-source-6.1 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
-qemu-system-misc xz-utils cpio patch linux-config-6.12 dwarves openssl kmod busybox-static"
+qemu-system-misc xz-utils cpio patch linux-config-6.12 dwarves openssl kmod busybox-static
+rsync libcap-dev libpopt-dev libzstd-dev zlib1g-dev"
 # make bench-binutils: binutils' sources and its suites' runner; make
 # bench-kernel: Clang 19 with its linker and tools for the Clang kernels,
 # valgrind and qemu-user for the per-call counts.

@@ -1,8 +1,9 @@
 # tests/boot/: the boot matrix console judge, its kernel audit on arm,
-# make kunit-check's reading of consoles, and the debian-cloud profile's
-# module loads, configuration delta and module audit (the boots are make
-# boot-check and make kunit-check).
+# make kunit-check's and make kselftest-check's reading of consoles, and the
+# debian-cloud profile's module loads, configuration delta and module audit
+# (the boots are make boot-check, make kunit-check and make kselftest-check).
 BOOT_TESTS = tests/boot/judge.sh tests/boot/audit.sh tests/boot/kunit.sh \
-	tests/boot/objtool-layout.sh tests/boot/modload.sh tests/boot/cloud.sh
+	tests/boot/objtool-layout.sh tests/boot/modload.sh tests/boot/cloud.sh \
+	tests/boot/kselftest.sh
 TESTS += $(BOOT_TESTS)
 EXTRA_DIST += $(BOOT_TESTS) tests/boot/objtool-layout.s

@@ -1,0 +1,328 @@
+#!/bin/bash
+# Linux's own selftests (tools/testing/selftests of Debian's Linux 6.12)
+# under the three kernels make kunit-check builds per architecture --
+# kcfi-gcc with CFI, plain gcc without, clang-19 with CFI -- booted under
+# QEMU with 2 CPUs, no network but loopback, KUnit off (kunit.enable=0).
+# The selftests are built once, statically (the initramfs has busybox and
+# no C library), and run by kselftest's own runner from a small init
+# (boot/kselftest/init); its TAP reaches the console through /dev/kmsg and
+# is read by boot/ktap.awk, like KUnit's.
+#
+# Usage: boot/kselftest-check.sh    (normally `make kselftest-check`)
+# Environment:
+#   KSELFTEST_ARCHES     default x86_64 (the selftests are built natively;
+#                        another architecture is reported as not run)
+#   KSELFTEST_COMPILERS  default "kcfi-gcc gcc clang-19"
+#   KSELFTEST_TARGETS    selftest collections (default below; bpf means
+#                        BPF's test_verifier alone)
+#   KSELFTEST_KERNELS    where the kernels are: <dir>/<arch>-<compiler>/<image>
+#                        (default $KCFI_BOOT_CACHE/kunit, make kunit-check's)
+#   KSELFTEST_BOOT_TIMEOUT  seconds per boot (default 5400); a boot that
+#                        runs out is reported with the test it was in
+#   KSELFTEST_TEST_TIMEOUT  seconds per test program (default 600)
+#   KSELFTEST_APPEND     more kernel arguments, e.g. ksft_run=timers,futex to
+#                        run only those collections (boot/kselftest/init)
+#   KCFI_BOOT_CACHE, BOOT_JOBS  as for boot-check.sh
+# Build: $KCFI_BOOT_CACHE/kselftest/ (its own source tree, since the
+# selftests write into theirs; the build keyed on the source stamp, the
+# targets and the recipe).  What does not build or cannot run there is
+# dropped and listed (build/dropped.txt, the summary, doc/kernel.md 9).
+# Consoles: boot/out/kselftest/<arch>/console-<compiler>.log, the programs'
+# full output in output-<compiler>.log, results (ktap.awk) in
+# <compiler>.results.  Per arch one line:
+#   kselftest ARCH: kcfi-gcc ok A, not ok B, skipped C, cfi F; gcc ok ..;
+#   clang-19 ok .., cfi F3; unexplained D
+# counting test programs; D counts the programs (and the results inside
+# them) that differ between kcfi-gcc and gcc, and kcfi-gcc's CFI failures
+# at a function clang-19 does not fail at, that
+# boot/config/kselftest/explained.tsv does not explain.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+KSELFTEST_ARCHES=${KSELFTEST_ARCHES:-x86_64}
+KSELFTEST_COMPILERS=${KSELFTEST_COMPILERS:-"kcfi-gcc gcc clang-19"}
+KSELFTEST_TARGETS=${KSELFTEST_TARGETS:-"timers futex seccomp exec proc mqueue sigaltstack kcmp splice ptrace vDSO bpf"}
+KSELFTEST_BOOT_TIMEOUT=${KSELFTEST_BOOT_TIMEOUT:-5400}
+KSELFTEST_TEST_TIMEOUT=${KSELFTEST_TEST_TIMEOUT:-600}
+KSELFTEST_APPEND=${KSELFTEST_APPEND:-}
+BOOT_JOBS=${BOOT_JOBS:-2}
+BOOT_KERNEL=6.12 KSFX=
+OUT=$here/out/kselftest
+EXPLAINED=$here/config/kselftest/explained.tsv
+. "$here/lib.sh"
+. "$here/kunit-lib.sh"
+boot_cache || exit 1
+KSELFTEST_KERNELS=${KSELFTEST_KERNELS:-$CACHE/kunit}
+KS=$CACHE/kselftest
+log() { printf 'kselftest-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
+
+# Per-target link tweaks.  timers: valid-adjtimex
+# defines its own clock_adjtime(), which glibc's libc.a also has; the
+# program's definition is the one it means (a raw syscall).
+tweak() {
+	case $1 in
+	timers) echo " -Wl,-z,muldefs" ;;
+	esac
+}
+
+# not_run COL:PROG: why a program that builds is not run (nothing: it runs).
+not_run() {
+	case $1 in
+	mqueue:mq_perf_tests|seccomp:seccomp_benchmark)
+		# mq_perf_tests runs for minutes on hardware; seccomp_benchmark
+		# fails unless the cached filters time faster than the others.
+		echo "a benchmark: under TCG on shared cores its timings say nothing about the kernel" ;;
+	esac
+}
+
+# need_tools: what the build and the boots need, with the Debian package
+# (scripts/install-deps.sh --with-boot installs them).
+need_tools() {
+	local missing=() p
+	local -A pkg=([rsync]=rsync [qemu-system-x86_64]=qemu-system-x86 [make]=make
+		[/usr/lib/x86_64-linux-gnu/libcap.a]=libcap-dev
+		[/usr/lib/x86_64-linux-gnu/libpopt.a]=libpopt-dev
+		[/usr/lib/x86_64-linux-gnu/libelf.a]=libelf-dev
+		[/usr/lib/x86_64-linux-gnu/libzstd.a]=libzstd-dev
+		[/usr/lib/x86_64-linux-gnu/libz.a]=zlib1g-dev)
+	for p in "${!pkg[@]}"; do
+		case $p in
+		/*) [ -f "$p" ] ;;
+		*) command -v "$p" > /dev/null ;;
+		esac || missing+=("$p (${pkg[$p]})")
+	done
+	static_busybox > /dev/null || missing+=("a static busybox (busybox-static)")
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "missing: ${missing[*]}; scripts/install-deps.sh --with-boot installs them"
+	return 1
+}
+
+# static_busybox: the path of a statically linked busybox.
+static_busybox() {
+	local b
+	for b in /bin/busybox /usr/bin/busybox; do
+		[ -x "$b" ] && ! needs_interp "$b" && { echo "$b"; return 0; }
+	done
+	return 1
+}
+
+# needs_interp FILE: FILE is an ELF program that asks for a dynamic loader.
+needs_interp() {
+	readelf -lW "$1" 2>/dev/null | grep -q '^ *INTERP '
+}
+
+# build_selftests: the selftests of KSELFTEST_TARGETS installed statically
+# under $KS/build/install, cached by key; sets INST.  A target that fails to
+# build, or a program that cannot run in the initramfs, is dropped with its
+# reason in $KS/build/dropped.txt ("TARGET[:PROGRAM]<TAB>reason").
+build_selftests() {
+	local B=$KS/build key t
+	INST=$B/install
+	need_source || { log "cannot get linux-source-$BOOT_KERNEL"; return 1; }
+	prepare_tree kselftest "$KS/src" || return 1
+	# The recipe is this script and the CC wrapper: the build takes a
+	# minute, so any change to either rebuilds.
+	key=$( { cat "$KS/src/stamp"; echo "$KSELFTEST_TARGETS"; cat "$here/kselftest/static-gcc" "$here/kselftest-check.sh";
+		 gcc --version | head -1; } | sha256sum | cut -c1-16)
+	if [ -f "$INST/kselftest-list.txt" ] && [ "$(cat "$B/key" 2>/dev/null)" = "$key" ]; then
+		log "selftests: cached build $key ($(wc -l < "$INST/kselftest-list.txt") programs)"
+		return 0
+	fi
+	log "selftests: building $KSELFTEST_TARGETS (key $key; logs in $B)"
+	rm -rf "$B" && mkdir -p "$B/obj" "$INST" || return 1
+	: > "$B/dropped.txt"
+	(cd "$SRC" && nice make -s O="$B/obj" ARCH=x86_64 -j"$BOOT_JOBS" headers) > "$B/headers.log" 2>&1 ||
+		{ log "selftests: make headers failed, see $B/headers.log"; return 1; }
+	local cc=$here/kselftest/static-gcc ksft=$SRC/tools/testing/selftests
+	# The runner, as kselftest's install puts it (bpf alone installs none).
+	mkdir -p "$INST/kselftest" && cp "$ksft/run_kselftest.sh" "$INST/" &&
+		cp "$ksft"/kselftest/{runner.sh,prefix.pl,module.sh,ktap_helpers.sh} "$INST/kselftest/" || return 1
+	for t in $KSELFTEST_TARGETS; do
+		local tlog=$B/build-${t//\//_}.log
+		if [ "$t" = bpf ]; then
+			# Only test_verifier: the rest of BPF's selftests wants clang-built
+			# BPF objects, a BTF vmlinux and modules.  libelf.a needs libzstd.
+			# boot/kselftest/patches/0001 lets it run without bpf_testmod.ko.
+			local bo=$B/obj/kselftest/bpf
+			mkdir -p "$bo"
+			if (cd "$ksft/bpf" && nice make O="$B/obj" OUTPUT="$bo" ARCH=x86_64 -j"$BOOT_JOBS" \
+				CC="$cc" LIBELF_LIBS="-lelf -lzstd" KHDR_INCLUDES="-isystem $B/obj/usr/include" \
+				"$bo/test_verifier") > "$tlog" 2>&1; then
+				mkdir -p "$INST/bpf" && cp "$bo/test_verifier" "$INST/bpf/" &&
+					echo bpf:test_verifier >> "$INST/kselftest-list.txt"
+			else
+				printf 'bpf\ttest_verifier does not build (%s)\n' "$(grep -m1 -E 'error|Error' "$tlog")" >> "$B/dropped.txt"
+			fi
+			continue
+		fi
+		if (cd "$ksft" && nice make O="$B/obj" ARCH=x86_64 -j"$BOOT_JOBS" CC="$cc$(tweak "$t")" \
+			TARGETS="$t" KSFT_INSTALL_PATH="$B/inst-${t//\//_}" install) > "$tlog" 2>&1 &&
+		   [ -d "$B/inst-${t//\//_}/$t" ]; then
+			local ti=$B/inst-${t//\//_}
+			mkdir -p "$INST/$(dirname "$t")" && cp -a "$ti/$t" "$INST/$t" &&
+				cat "$ti/kselftest-list.txt" >> "$INST/kselftest-list.txt" || return 1
+		else
+			printf '%s\tdoes not build statically (%s)\n' "$t" \
+				"$(grep -m1 -E 'error:|Error [0-9]' "$tlog")" >> "$B/dropped.txt"
+		fi
+	done
+	[ -s "$INST/kselftest-list.txt" ] || { log "selftests: no target built (see $B/build-*.log)"; return 1; }
+	drop_unrunnable "$B/dropped.txt"
+	echo "$key" > "$B/key"
+	log "selftests: $(wc -l < "$INST/kselftest-list.txt") programs; dropped: $(wc -l < "$B/dropped.txt") (see $B/dropped.txt)"
+}
+
+# drop_unrunnable DROPPED: take out of the runner's list what the
+# initramfs cannot run -- a program that wants a dynamic loader, a script
+# whose interpreter is not there -- and what not_run() leaves out, and say
+# why in DROPPED.
+drop_unrunnable() {
+	local dropped=$1 entry f why interp keep=()
+	while IFS= read -r entry; do
+		f=$INST/${entry%%:*}/${entry#*:}
+		why=$(not_run "$entry")
+		if [ -n "$why" ]; then :
+		elif [ ! -e "$f" ]; then
+			why="not installed"
+		elif needs_interp "$f"; then
+			why="dynamically linked (the test is about a PIE with an interpreter, -pie; the initramfs has no ld.so)"
+		elif [ "$(head -c2 "$f")" = '#!' ]; then
+			interp=$(head -1 "$f" | sed -E 's/^#! *//; s/ .*//')
+			case $interp in
+			/bin/sh|/bin/bash) ;;
+			/usr/bin/env) why="needs $(head -1 "$f" | awk '{ print $2 }'), not in the initramfs" ;;
+			*) why="needs $interp, not in the initramfs" ;;
+			esac
+		fi
+		if [ -n "$why" ]; then
+			printf '%s\t%s\n' "$entry" "$why" >> "$dropped"
+			rm -f "$f"
+		else
+			keep+=("$entry")
+		fi
+	done < "$INST/kselftest-list.txt"
+	printf '%s\n' "${keep[@]}" > "$INST/kselftest-list.txt"
+	# Debug info only makes the initramfs bigger (test_verifier: 21 MB).
+	find "$INST" -type f -perm -u+x -exec sh -c \
+		'for f; do [ "$(head -c4 "$f")" = "$(printf "\177ELF")" ] && strip --strip-debug "$f"; done; true' sh {} +
+}
+
+# pack_initramfs OUT: the installed selftests under /kselftest, busybox, the
+# runner's timeout, our init.
+pack_initramfs() {
+	local out=$1 list=$KS/initramfs.list bb
+	bb=$(static_busybox) || return 1
+	[ -x "$CACHE/tools/gen_init_cpio" ] || { mkdir -p "$CACHE/tools" &&
+		gcc -O2 -o "$CACHE/tools/gen_init_cpio" "$SRC/usr/gen_init_cpio.c"; } || return 1
+	{
+		cat <<-EOF
+		dir /dev 0755 0 0
+		nod /dev/console 0600 0 0 c 5 1
+		nod /dev/kmsg 0644 0 0 c 1 11
+		nod /dev/null 0666 0 0 c 1 3
+		nod /dev/ttyS1 0600 0 0 c 4 65
+		dir /proc 0755 0 0
+		dir /sys 0755 0 0
+		dir /bin 0755 0 0
+		dir /sbin 0755 0 0
+		dir /usr 0755 0 0
+		dir /usr/bin 0755 0 0
+		dir /usr/sbin 0755 0 0
+		dir /etc 0755 0 0
+		dir /root 0700 0 0
+		file /bin/busybox $bb 0755 0 0
+		file /bin/bash $KS/bash 0755 0 0
+		file /sbin/ksft-timeout $here/kselftest/timeout 0755 0 0
+		file /etc/passwd $KS/passwd 0644 0 0
+		file /etc/group $KS/group 0644 0 0
+		file /init $here/kselftest/init 0755 0 0
+		dir /kselftest 0755 0 0
+		EOF
+		(cd "$INST" && find . -mindepth 1 -printf '%y %P %m %l\n') | while read -r y p m l; do
+			case $y in
+			d) echo "dir /kselftest/$p $m 0 0" ;;
+			f) echo "file /kselftest/$p $INST/$p $m 0 0" ;;
+			l) echo "slink /kselftest/$p $l $m 0 0" ;;
+			esac
+		done
+	} > "$list"
+	# exec's helper script is "#!/bin/bash"; busybox has no bash applet.
+	printf '#!/bin/sh\nexec /bin/sh "$@"\n' > "$KS/bash"
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$KS/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' > "$KS/group"
+	"$CACHE/tools/gen_init_cpio" "$list" > "$out"
+}
+
+# run ARCH COMPILER IMAGE: boot, keep the console (kernel and TAP) and the
+# programs' output, read the console.
+run() {
+	local arch=$1 cc=$2 img=$3 dir=$OUT/$1
+	mkdir -p "$dir"
+	local con=$dir/console-$cc.log output=$dir/output-$cc.log
+	rm -f "$con" "$output"
+	local append="console=$CONSOLE panic=-1 kunit.enable=0 printk.devkmsg=on ksft_timeout=$KSELFTEST_TEST_TIMEOUT $KSELFTEST_APPEND"
+	log "$arch/$cc: booting (at most ${KSELFTEST_BOOT_TIMEOUT}s; console $con)"
+	local t0=$SECONDS
+	timeout "$KSELFTEST_BOOT_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2048 -accel tcg -display none \
+		-monitor none -nic none -serial "file:$con" -serial "file:$output" -no-reboot \
+		-kernel "$img" -initrd "$KS/initramfs.cpio" -append "$append" \
+		> "$dir/qemu-$cc.log" 2>&1
+	local rc=$?
+	# (after a newline: the console may stop mid-line)
+	[ $rc -eq 124 ] && printf "\nkselftest-check: QEMU timed out after %ss\n" "$KSELFTEST_BOOT_TIMEOUT" >> "$con"
+	awk -f "$here/ktap.awk" "$con" > "$dir/$cc.results"
+	log "$arch/$cc: ran in $((SECONDS - t0)) s"
+}
+
+# ---- main -------------------------------------------------------------------
+for c in $KSELFTEST_COMPILERS; do
+	case $c in kcfi-gcc|gcc|clang-19) ;;
+	*) log "KSELFTEST_COMPILERS: unknown compiler '$c' (kcfi-gcc, gcc, clang-19)"; exit 2 ;;
+	esac
+done
+need_tools || exit 1
+mkdir -p "$KS"
+build_selftests || exit 1
+pack_initramfs "$KS/initramfs.cpio" || { log "cannot pack the initramfs"; exit 1; }
+
+status=0
+lines=()
+for arch in $KSELFTEST_ARCHES; do
+	arch_vars "$arch" || { status=1; continue; }
+	if [ "$arch" != x86_64 ]; then
+		lines+=("kselftest $arch: not run (the selftests are built for x86_64 only)")
+		status=1
+		continue
+	fi
+	declare -A said=()
+	# A compiler left out of KSELFTEST_COMPILERS keeps its results of an
+	# earlier run, which the comparison uses and the line marks.
+	for cc in kcfi-gcc gcc clang-19; do
+		case " $KSELFTEST_COMPILERS " in *" $cc "*) continue ;; esac
+		[ -f "$OUT/$arch/$cc.results" ] &&
+			said[$cc]="$(tally "$OUT/$arch/$cc.results" "$cc" tests "the runner") (earlier run)"
+	done
+	for cc in $KSELFTEST_COMPILERS; do
+		rm -f "$OUT/$arch/$cc.results"
+		img=$KSELFTEST_KERNELS/$arch-$cc/$ARCH_IMAGE
+		if [ ! -f "$img" ]; then
+			log "$arch/$cc: no kernel at $img (make kunit-check KUNIT_COMPILERS=$cc builds it)"
+			said[$cc]="no kernel"
+			status=1
+			continue
+		fi
+		run "$arch" "$cc" "$img"
+		said[$cc]=$(tally "$OUT/$arch/$cc.results" "$cc" tests "the runner")
+		complete "$OUT/$arch/$cc.results" || status=1
+	done
+	line=$(arch_line kselftest "$arch") || status=1
+	lines+=("$line")
+	unset said
+done
+echo
+if [ -s "$KS/build/dropped.txt" ]; then
+	echo "kselftest: dropped (not built or not runnable here):"
+	sed 's/^/    /' "$KS/build/dropped.txt"
+fi
+for l in "${lines[@]}"; do echo "$l"; done
+show_unexplained $KSELFTEST_ARCHES
+exit $status
