@@ -82,6 +82,7 @@ enum {
 	ARM_REG_MASK = 0xf,	/* flags: target register number */
 	ARM_ISA_THUMB = 1,	/* opts->isa: the assembler is in Thumb state */
 	ARM_ISA_DIVIDED = 2,	/* opts->isa: .syntax divided */
+	ARM_ISA_NO_THUMB2 = 4,	/* opts->isa: .arch has Thumb-1 only */
 	ARM_IP = 12,
 	ARM_SP = 13,
 	ARM_LR = 14,
@@ -246,6 +247,10 @@ static int arm_emit_check(struct emitter *e, const struct kcfi_branch *b,
 	if (opts->isa & ARM_ISA_DIVIDED)
 		return emit_fail(e, "the check is written in unified syntax, but this code "
 				 "is under .syntax divided");
+	if (thumb && (opts->isa & ARM_ISA_NO_THUMB2))
+		return emit_fail(e, "the check is Thumb-2 code, and .arch names an "
+				 "architecture whose Thumb state is Thumb-1 only; compile "
+				 "with -marm, or for ARMv6T2, ARMv7 or later");
 	/* A Thumb NOP is 2 bytes, an ARM one 4, and a caller does not know which
 	 * state its callee is in before it looks: Clang's arm backend assumes 4,
 	 * which misplaces the id of Thumb callees.  Refused rather than guessed. */
@@ -296,8 +301,28 @@ static void arm_tu_start(struct kcfi_arch_opts *o)
 	o->isa = 0;	/* GNU as starts in ARM state, unified syntax off only if asked */
 }
 
+/* Architectures whose Thumb state is Thumb-1: the check's 32-bit Thumb
+ * instructions (bic/eor with modified immediates, beq.w) do not exist
+ * there, and gas's complaint would point into a temporary file.  GCC names
+ * the architecture in .arch even when given only -mcpu.  Older than ARMv6T2,
+ * and the M-profile baselines. */
+static bool thumb1_only(const char *a, size_t n)
+{
+	static const char *const old[] = { "armv2", "armv3", "armv4", "armv5" };
+	size_t k = 0;
+	while (k < n && a[k] != '+' && a[k] != ' ' && a[k] != '\t')
+		k++;
+	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+		if (k >= strlen(old[i]) && !strncasecmp(a, old[i], strlen(old[i])))
+			return true;
+	if (k >= 5 && !strncasecmp(a, "armv6", 5))
+		return !(k == 7 && !strncasecmp(a + 5, "t2", 2));
+	return word_ieq(a, k, "armv8-m.base");
+}
+
 /* .thumb/.arm/.code 16|32/.force_thumb switch the state the check is
- * assembled in; .syntax divided would read it differently. */
+ * assembled in; .syntax divided would read it differently; .arch says
+ * whether Thumb state has Thumb-2. */
 static void arm_observe(struct kcfi_arch_opts *o, const char *name, size_t nl,
 			const char *args, size_t al)
 {
@@ -308,6 +333,9 @@ static void arm_observe(struct kcfi_arch_opts *o, const char *name, size_t nl,
 		o->isa |= ARM_ISA_THUMB;
 	else if (word_ieq(name, nl, "arm") || (word_ieq(name, nl, "code") && word_ieq(args, al, "32")))
 		o->isa &= ~(unsigned)ARM_ISA_THUMB;
+	else if (word_ieq(name, nl, "arch"))
+		o->isa = thumb1_only(args, al) ? o->isa | ARM_ISA_NO_THUMB2
+					       : o->isa & ~(unsigned)ARM_ISA_NO_THUMB2;
 	else if (word_ieq(name, nl, "syntax"))
 		o->isa = word_ieq(args, al, "divided") ? o->isa | ARM_ISA_DIVIDED
 						       : o->isa & ~(unsigned)ARM_ISA_DIVIDED;

@@ -335,6 +335,42 @@ check "arm: file-scope asm passes, recorded from its first line to ASM_APP_OFF" 
 	 grep -v '^# [0-9]' arm-filescope.out | tr '\\n' '|' |
 	 grep -q '	\.syntax unified|\.Lkcfi_exempt0:|	\.globl top|top: blx r3|	bx lr|	\.thumb|\.Lkcfi_exempt1:|[^|]*|	\.balign	8|	\.long	\.Lkcfi_exempt0, 0, \.Lkcfi_exempt1, 0, 1, 0|	\.popsection|	\.syntax unified|	\.global	f|	\.syntax unified|	\.thumb|' &&
 	 grep -q '^	\.syntax divided\$' arm-filescope.out && grep -A2 '^	\.syntax divided\$' arm-filescope.out | grep -q '^\.Lkcfi_exempt[0-9]*:\$'"
+# Thumb-1 (ARMv4T to ARMv6, the M-profile baselines): the check's 32-bit
+# Thumb instructions do not exist there.  GCC names the architecture in
+# .arch even under -mcpu, and restates the state after the .kcfi_call.
+thumb1() {
+	cat <<END
+	.arch $1
+$VA
+	.kcfi_type 1, "void (int)"
+	.text
+	.kcfi_func f, 1
+	.syntax unified
+	.code	16
+	.thumb_func
+	.type	f, %function
+f:
+	push	{r4, lr}
+	.syntax divided
+	.kcfi_call 1, arg=r0 ; ; ; ; ; ; ; ; ;
+	.thumb
+	.syntax unified
+	blx	r3
+	pop	{r4, pc}
+	.size	f, .-f
+END
+}
+for a in armv6 armv5te armv6-m armv6kz+fp armv8-m.base; do
+	thumb1 "$a" | expect_error "arm-thumb1-$a" 16 "Thumb-1 only; compile with -marm"
+done
+for a in armv6t2 armv7-a armv8-m.main armv8-a; do
+	thumb1 "$a" > "$T/thumb2-$a.s"
+	check "arm: .arch $a has Thumb-2, the check is written" sh -c \
+		"'$KCFI_AS' --kcfi-no-assemble --kcfi-save='$T/thumb2-$a.out' '$T/thumb2-$a.s' &&
+		 grep -q '^	beq.w	' '$T/thumb2-$a.out' &&
+		 { ! command -v arm-linux-gnueabihf-as >/dev/null ||
+		   arm-linux-gnueabihf-as -o '$T/thumb2-$a.o' '$T/thumb2-$a.out'; }"
+done
 expect_error arm-declaration-is-not-asm 8 "indirect jump 'bx r3' without a kcfi annotation" <<END
 $VA
 	.text
