@@ -19,6 +19,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/regs.sh \
 	tests/doc/manpages.sh \
 	tests/doc/readme.sh \
+	tests/doc/dist-names.sh \
 	tests/asmpass/spellings.sh \
 	tests/asmpass/huge-align.sh \
 	tests/asmpass/tu-star.sh \
