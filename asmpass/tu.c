@@ -319,7 +319,7 @@ static enum verdict_kind on_directive(struct tu *t, struct stmt *s, struct verdi
 	}
 	if (!t->in_app && dir_is(s, "file"))
 		tu_src_file(t, s->args);
-	if (emits_data(s))
+	if (t->prefix_line && emits_data(s))	/* rare: not on every directive */
 		prefix_used(t);
 	if (!t->instrumented)
 		tu_record_early(t, s);
@@ -654,10 +654,8 @@ static int fail_at_end(struct tu *t, unsigned long line, const char *fmt, ...)
 	struct verdict *v = fresh(t);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	v_vfail(v, 0, false, fmt, ap);
 	va_end(ap);
-	v->col = 0;
-	v->at_source = false;
 	t->loc.line = line;
 	return report(t, v);
 }

@@ -20,14 +20,21 @@ void verdict_free(struct verdict *v)
 	buf_free(&v->preamble);
 }
 
+enum verdict_kind v_vfail(struct verdict *v, size_t col, bool at_source,
+			  const char *fmt, va_list ap)
+{
+	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	v->col = col;
+	v->at_source = at_source;
+	return V_FAIL;
+}
+
 enum verdict_kind v_fail(struct verdict *v, size_t col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	v_vfail(v, col, false, fmt, ap);
 	va_end(ap);
-	v->col = col;
-	v->at_source = false;
 	return V_FAIL;
 }
 
@@ -35,9 +42,7 @@ enum verdict_kind v_fail_src(struct verdict *v, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	v_vfail(v, 0, true, fmt, ap);
 	va_end(ap);
-	v->col = 0;
-	v->at_source = true;
 	return V_FAIL;
 }

@@ -10,6 +10,7 @@
 #ifndef KCFI_ASMPASS_VERDICT_H
 #define KCFI_ASMPASS_VERDICT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -63,6 +64,10 @@ struct verdict {
 
 void verdict_reset(struct verdict *v);
 void verdict_free(struct verdict *v);
+/* Fill in a refusal at column COL (AT_SOURCE: see the field) and return
+ * V_FAIL; v_fail and v_fail_src are its two usual spellings. */
+enum verdict_kind v_vfail(struct verdict *v, size_t col, bool at_source,
+			  const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 /* Fill in a refusal and return V_FAIL. */
 enum verdict_kind v_fail(struct verdict *v, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -9,13 +9,7 @@ CLOUD_DIR=$(dirname "${BASH_SOURCE[0]}")/config/debian-cloud
 
 # cloud_config: Debian's configuration file, its package installed if missing.
 cloud_config() {
-	if [ ! -f "$CLOUD_CONFIG" ]; then
-		log "installing $CLOUD_CONFIG_PKG"
-		local sudo=
-		[ "$(id -u)" -eq 0 ] || sudo=sudo
-		local install="$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $CLOUD_CONFIG_PKG"
-		$install >&2 || { $sudo apt-get update -qq >&2 && $install >&2; } || return 1
-	fi
+	[ -f "$CLOUD_CONFIG" ] || apt_install "$CLOUD_CONFIG_PKG" || return 1
 	[ -f "$CLOUD_CONFIG" ] || { log "no $CLOUD_CONFIG"; return 1; }
 }
 

@@ -48,18 +48,22 @@ arch_vars() {
 	esac
 }
 
+# apt_install PKG: install Debian package PKG (sudo unless root), updating
+# the package lists once if the first try fails.
+apt_install() {
+	log "installing $1"
+	local sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	local install="$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $1"
+	$install >&2 || { $sudo apt-get update -qq >&2 && $install >&2; }
+}
+
 # need_source: Debian's linux-source-$BOOT_KERNEL tarball, installed if
 # missing; sets TARBALL and KVER_PKG (the package version, for cache keys).
 need_source() {
 	local pkg=linux-source-$BOOT_KERNEL
 	local tarball=/usr/src/$pkg.tar.xz
-	if [ ! -f "$tarball" ]; then
-		log "installing $pkg"
-		local sudo=
-		[ "$(id -u)" -eq 0 ] || sudo=sudo
-		local install="$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkg"
-		$install >&2 || { $sudo apt-get update -qq >&2 && $install >&2; } || return 1
-	fi
+	[ -f "$tarball" ] || apt_install "$pkg" || return 1
 	KVER_PKG=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
 		KVER_PKG=$(sha256sum "$tarball" | cut -c1-16)
 	TARBALL=$tarball
