@@ -9,6 +9,11 @@
 #	done	N	(suites that reported a result)
 #	last	SUITE	(the last suite that started; - if none)
 #	ended	timeout	(only when the harness cut the boot short)
+#	oops	LINE	(the last Oops-class line: Oops, BUG, Internal error...)
+#	at	WHERE	(the function the first register dump after it names)
+#	panic	LINE	(the first "Kernel panic - not syncing" line)
+# The last three say why a boot that crashed ended where it did; a kernel
+# can survive an earlier Oops, so the last one is the likeliest cause.
 # A test case is a result line one level below its suite ("    ok 3 name");
 # the results of a parameterized case's parameters, one level deeper, are
 # its own business: the case line counts, as KUnit counts it.
@@ -51,9 +56,27 @@ function name_of(s) {
 	sub(/ *# .*/, "", s)
 	return s
 }
+# Whether S opens a kernel's report of a fault it could not handle, in the
+# words of x86 (Oops, BUG, general protection fault), arm and arm64
+# (Internal error, Unable to handle kernel) and riscv (Oops -, Kernel BUG).
+function oops_line(s) {
+	return s ~ /^(Oops[: ]|BUG: |kernel BUG at |Kernel BUG|Internal error: |Unable to handle kernel |general protection fault)/
+}
+# The faulting function of a register dump's first line, or "" if S is not
+# one: x86 "RIP: 0010:f+0x1/0x2", arm64 "pc : f+0x1/0x2", riscv
+# "epc : f+0x1/0x2", arm "PC is at f+0x1/0x2".
+function fault_at(s) {
+	if (s ~ /^RIP: [0-9a-f]+:/) { sub(/^RIP: [0-9a-f]+:/, "", s); return s }
+	if (s ~ /^e?pc : /) { sub(/^e?pc : /, "", s); return s }
+	if (s ~ /^PC is at /) return substr(s, 10)
+	return ""
+}
 BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 {
 	line = strip($0)
+	if (oops_line(line)) { oops = line; at = ""; want_at = 1 }
+	else if (want_at && (w = fault_at(line)) != "") { at = w; want_at = 0 }
+	else if (panic == "" && line ~ /^Kernel panic - not syncing/) panic = line
 	d = depth(line)
 	body = line
 	sub(/^ +/, "", body)
@@ -103,4 +126,7 @@ BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 END {
 	printf "plan\t%d\ndone\t%d\nlast\t%s\n", plan, ndone, last
 	if (timedout) printf "ended\ttimeout\n"
+	if (oops != "") printf "oops\t%s\n", oops
+	if (at != "") printf "at\t%s\n", at
+	if (panic != "") printf "panic\t%s\n", panic
 }

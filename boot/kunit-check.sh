@@ -11,7 +11,8 @@
 #   KUNIT_ARCHES      default "x86_64 arm64 riscv64 arm"
 #   KUNIT_COMPILERS   default "kcfi-gcc gcc clang-19"
 #   KUNIT_BOOT_TIMEOUT  seconds per boot (default 3600); a boot that runs
-#                     out is reported as crashed, with the suite it was in
+#                     out is reported as timed out, with the suite it was
+#                     in; one that dies, as crashed, with its Oops
 #   KUNIT_BUILD_TIMEOUT seconds per kernel build (default 7200)
 #   KCFI_BUILDDIR, KCFI_BOOT_CACHE, BOOT_JOBS  as for boot-check.sh
 # Configuration: the arch's defconfig plus boot/config/defconfig/* (arm: the

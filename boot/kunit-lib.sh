@@ -8,8 +8,10 @@
 # tally FILE COMPILER [UNIT [RUNNER]]: "ok A, not ok B, skipped C" of a
 # results file; "cfi F" too unless the compiler is gcc (no CFI).  A boot
 # that ended before the last suite says so: "crashed in SUITE after N of M
-# suites" ("timed out in" when the harness stopped it).  UNIT (suites) and
-# RUNNER (KUnit) name what plan counts and who announces it.
+# suites" ("timed out in" when the harness stopped it), followed by the
+# kernel's last Oops and where it hit (or its panic line) when it printed
+# one.  UNIT (suites) and RUNNER (KUnit) name what plan counts and who
+# announces it.
 tally() {
 	local f=$1 cc=$2 unit=${3:-suites} runner=${4:-KUnit}
 	awk -F'\t' -v cc="$cc" -v unit="$unit" -v runner="$runner" '
@@ -17,12 +19,17 @@ tally() {
 		$1 == "cfi" { cfi++ }
 		$1 == "plan" { plan = $2 } $1 == "done" { done = $2 } $1 == "last" { last = $2 }
 		$1 == "ended" { how = $2 == "timeout" ? "timed out" : "crashed" }
+		$1 == "oops" { oops = $2 } $1 == "at" { at = $2 } $1 == "panic" { panic = $2 }
 		END {
 			printf "ok %d, not ok %d, skipped %d", n["ok"], n["fail"], n["skip"]
 			if (cc != "gcc") printf ", cfi %d", cfi
+			if (plan > 0 && done >= plan) exit
+			why = oops != "" ? "\"" oops "\"" (at != "" ? " at " at : "") : panic != "" ? "\"" panic "\"" : ""
 			if (how == "") how = "crashed"
-			if (plan == 0) printf " (%s never started%s)", runner, how == "timed out" ? ", timed out" : ""
-			else if (done < plan) printf " (%s in %s after %d of %d %s)", how, last, done, plan, unit
+			if (plan == 0) printf " (%s never started%s%s)", runner,
+				how == "timed out" ? ", timed out" : why != "" ? "; the boot crashed" : "",
+				why != "" ? ": " why : ""
+			else printf " (%s in %s after %d of %d %s%s)", how, last, done, plan, unit, why != "" ? ": " why : ""
 		}' "$f"
 }
 

@@ -11,8 +11,9 @@ B=$top_srcdir/boot
 
 # console SECCOMP [CFI] [END]: three programs; SECCOMP is seccomp_bpf's
 # second result inside the program and its own (ok / not ok); CFI, if
-# given, a CFI failure while seccomp_bpf runs; END crash (a panic in
-# seccomp_bpf) or timeout (the harness's line, mid-seccomp_bpf).
+# given, a CFI failure while seccomp_bpf runs; END crash (an Oops in an
+# interrupt, then the panic, in seccomp_bpf) or timeout (the harness's
+# line, mid-seccomp_bpf).
 console() {
 	cat <<-EOT
 	[    0.000000] Linux version 6.12.0 (kcfi)
@@ -29,7 +30,13 @@ console() {
 	EOT
 	[ -n "${2:-}" ] && echo "[    2.200001] $2" && echo "[    2.200002] Oops: invalid opcode: 0000 [#1] PREEMPT SMP NOPTI"
 	case ${3:-} in
-	crash) echo "[    2.300000] Kernel panic - not syncing: Fatal exception in interrupt"; return ;;
+	crash) cat <<-EOT
+		[    2.300000] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI
+		[    2.300001] CPU: 1 UID: 0 PID: 0 Comm: swapper/1 Not tainted 6.12.0 #1
+		[    2.300002] RIP: 0010:sched_clock_tick+0x5/0x60
+		[    2.300003] Kernel panic - not syncing: Fatal exception in interrupt
+		EOT
+		return ;;
 	timeout) echo "kselftest-check: QEMU timed out after 5400s"; return ;;
 	esac
 	cat <<-EOT
@@ -70,17 +77,23 @@ check "a failed program: counted as not ok, the run still complete" sh -c \
 
 console ok "" crash > "$T/crash.log"
 ktap "$T/crash.log" > "$T/crash.results"
-check "a boot that died mid-test: crashed, in that test, after what finished" sh -c \
-	"[ \"\$(bash -c \"$L; tally '$T/crash.results' gcc tests 'the runner'\")\" = 'ok 1, not ok 0, skipped 0 (crashed in seccomp:seccomp_bpf after 1 of 3 tests)' ] &&
-	 ! bash -c \"$L; complete '$T/crash.results'\""
+# tally_is RESULTS COMPILER WANT: tally's line for RESULTS is WANT.
+tally_is() {
+	got=$(bash -c "$L; tally '$1' '$2' tests 'the runner'")
+	[ "$got" = "$3" ] || { echo "got:  $got"; echo "want: $3"; return 1; }
+}
+check "a boot that died mid-test: crashed, in that test, after what finished, its Oops quoted" tally_is "$T/crash.results" gcc \
+	'ok 1, not ok 0, skipped 0 (crashed in seccomp:seccomp_bpf after 1 of 3 tests: "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" at sched_clock_tick+0x5/0x60)'
+check "complete: not for the crashed boot" sh -c "! bash -c \"$L; complete '$T/crash.results'\""
 console ok "" timeout > "$T/timeout.log"
 ktap "$T/timeout.log" > "$T/timeout.results"
 check "a boot the harness stopped: timed out, in that test" sh -c \
 	"[ \"\$(bash -c \"$L; tally '$T/timeout.results' gcc tests 'the runner'\")\" = 'ok 1, not ok 0, skipped 0 (timed out in seccomp:seccomp_bpf after 1 of 3 tests)' ]"
 printf '[    0.0] Linux version 6.12.0\n[    3.0] Kernel panic - not syncing: VFS: Unable to mount root fs\n' > "$T/none.log"
 ktap "$T/none.log" > "$T/none.results"
-check "a boot where the runner never started says so" sh -c \
-	"[ \"\$(bash -c \"$L; tally '$T/none.results' gcc tests 'the runner'\")\" = 'ok 0, not ok 0, skipped 0 (the runner never started)' ]"
+check "a boot where the runner never started says so, and how it crashed" tally_is "$T/none.results" gcc \
+	'ok 0, not ok 0, skipped 0 (the runner never started; the boot crashed: "Kernel panic - not syncing: VFS: Unable to mount root fs")'
+
 
 console "not ok" "$CFI" > "$T/cfi.log"
 ktap "$T/cfi.log" > "$T/cfi.results"
