@@ -110,6 +110,7 @@ struct audit_file {
 	size_t nexempts;
 	struct exempt *ranges;		/* instrumented functions, sorted */
 	size_t nranges;
+	bool has_records;		/* a record section is present, even empty */
 	struct type_name *names;	/* sorted by id, then name; no two equal */
 	size_t nnames;
 	unsigned name_hashes;		/* 1 << enum kcfi_hash of each the names use */

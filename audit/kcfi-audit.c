@@ -69,8 +69,25 @@ static void arity_line(const struct audit_file *f)
 		printf(" %d: %lu%s", a, f->n.arity[a], a < 7 ? "," : "\n");
 }
 
+/* Checks without records are either another compiler's (Clang writes no
+ * records) or kcfi-as's after strip --strip-debug, which takes the records
+ * with the DWARF.  Either way the branches counted outside may include
+ * calls kcfi-as exempted on purpose, so say why instead of leaving the
+ * reader with "assembly source". */
+static void no_records_note(const struct audit_file *f)
+{
+	if (f->has_records || !f->n.checked || !f->n.outside || audit_quiet)
+		return;
+	printf("%s: %s: KCFI checks but no %s records: built by another compiler, or stripped "
+	       "of its debug sections (strip --strip-debug, INSTALL_MOD_STRIP=1); the %lu "
+	       "branches outside instrumented code may include calls kcfi-as left unchecked "
+	       "on purpose: audit the file as built\n", f->path, f->arch->name,
+	       KCFI_EXEMPT_SECTION, f->n.outside);
+}
+
 static void summary(const struct audit_file *f)
 {
+	no_records_note(f);
 	arity_line(f);
 	printf("%s: %s: %lu checked, %lu exempt (", f->path, f->arch->name, f->n.checked,
 	       f->n.exempt_total);

@@ -194,6 +194,7 @@ int tables_read(struct audit_file *f)
 		if (!s->data)
 			continue;
 		if (kcfi_exempt_section_name(s->name)) {
+			f->has_records = true;
 			if (s->size % KCFI_EXEMPT_RECORD_SIZE)
 				audit_finding(f, (struct loc){ i, 0 }, "%s is %zu bytes, not a whole "
 					      "number of %d-byte records", s->name, s->size,

@@ -58,6 +58,17 @@ objcopy --rename-section .debug_srcinfo=.debug_kcfi_exempt "$T/prog.o" "$T/oldna
 check "the records under their old section name: exit 0, the same counts" sh -c \
 	". '$A/lib.sh'; audited '$T/oldname.o' 0 && has_line '$T/oldname.o' \
 	 '$T/oldname.o: x86_64: $GOOD, $NF instrumented functions, 9 preambles, 2 traps, 0 findings'"
+# strip --strip-debug takes the records with the DWARF: the calls kcfi-as
+# exempted on purpose now count as outside instrumented code, and one line
+# says why (a file as built never gets that line).
+strip --strip-debug -o "$T/stripped.o" "$T/prog.o"
+"$AUDIT" "$T/stripped.o" > "$T/stripped.out" 2>&1
+echo "status $?" >> "$T/stripped.out"
+check "stripped of its debug sections: exit 1, the exempt calls counted outside, one line naming strip" sh -c \
+	"grep -qx 'status 1' '$T/stripped.out' &&
+	 grep -q '^$T/stripped.o: x86_64: 2 checked, 0 exempt (), 0 unchecked, 3 outside instrumented code, 0 instrumented functions, ' '$T/stripped.out' &&
+	 grep -qx '$T/stripped.o: x86_64: KCFI checks but no .debug_srcinfo records: built by another compiler, or stripped of its debug sections (strip --strip-debug, INSTALL_MOD_STRIP=1); the 3 branches outside instrumented code may include calls kcfi-as left unchecked on purpose: audit the file as built' '$T/stripped.out'"
+check "as built: no such line" sh -c "! '$AUDIT' '$T/prog.o' | grep -q 'no .debug_srcinfo records'"
 # A linker script that places only what binutils' default script places (no
 # rule of ours), orphans reported as Linux reports them (an error under
 # CONFIG_WERROR): the records are no orphan and reach the output, where the
