@@ -158,9 +158,11 @@ static char *strip_kcfi(const char *list, bool negative, bool *hit)
 	return out;
 }
 
-/* Options after which GCC prints x86 assembly kcfi-as cannot instrument;
- * the last of each kind counts, as for GCC. */
-struct x86_opts {
+/* Code-generation options kcfi-gcc must see before it runs GCC: some make
+ * x86 assembly kcfi-as cannot instrument (x86_refuse), and -mcmodel decides,
+ * on any target, whether -fsanitize-kcfi-extern-stubs can work.  The last
+ * of each kind counts, as for GCC. */
+struct codegen_opts {
 	const char *masm;		/* -masm= value */
 	const char *mode;		/* -m16, -m32, -mx32 or -m64 */
 	const char *cmodel;		/* -mcmodel= value */
@@ -169,7 +171,7 @@ struct x86_opts {
 	const char *indirect_branch;	/* -mindirect-branch= value */
 };
 
-static void x86_note(struct x86_opts *o, const char *a)
+static void codegen_note(struct codegen_opts *o, const char *a)
 {
 	if (!strncmp(a, "-masm=", 6))
 		o->masm = a + 6;
@@ -210,7 +212,7 @@ struct driver {
 	struct args user;	/* the command line minus what is ours */
 	struct args search;	/* the user's options that move GCC's program search */
 	struct args preprocessed;	/* inputs already preprocessed (.i, .ii, -x cpp-output) */
-	struct x86_opts x86;
+	struct codegen_opts codegen;
 	const char *hash;	/* -fsanitize-kcfi-hash= value */
 	bool enabled, normalize, cs_prefix, assembles, preprocess_only;
 	bool generalize;	/* -fsanitize-cfi-icall-generalize-pointers */
@@ -257,13 +259,13 @@ static void name_compiler(struct driver *d, const char *argv0)
 
 static bool x86_32(const struct driver *d)
 {
-	return x86_32_mode(d->triple, d->x86.mode);
+	return x86_32_mode(d->triple, d->codegen.mode);
 }
 
 /* One line saying why, or 0 if kcfi-as can handle what GCC will print. */
 static int x86_refuse(const struct driver *d)
 {
-	const struct x86_opts *o = &d->x86;
+	const struct codegen_opts *o = &d->codegen;
 	const char *why = NULL, *what = NULL;
 	char both[64];
 	if (o->masm && strcmp(o->masm, "att") != 0) {
@@ -367,7 +369,7 @@ static const struct target_policy *target_of(const struct driver *d)
  * plugin is to load it there. */
 static const char *retpoline_call_reg(const struct driver *d)
 {
-	const char *ib = d->x86.indirect_branch;
+	const char *ib = d->codegen.indirect_branch;
 	if (!ib || !strncmp(ib, "keep", 5))
 		return NULL;
 	return target_of(d)->retpoline_call_reg;
@@ -388,10 +390,10 @@ static bool extern_stubs_possible(const struct driver *d)
 		why = "it needs -fsanitize=kcfi";
 	else if (!d->enabled)
 		return true;
-	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "kernel"))
+	else if (d->codegen.cmodel && !strcmp(d->codegen.cmodel, "kernel"))
 		why = "kernel code calls no uninstrumented library, and a stub's "
 		      "jump through the GOT is not kernel code";
-	else if (d->x86.cmodel && !strcmp(d->x86.cmodel, "large"))
+	else if (d->codegen.cmodel && !strcmp(d->codegen.cmodel, "large"))
 		why = "a stub reaches the GOT with a 32-bit displacement, "
 		      "which -mcmodel=large does not promise";
 	else
@@ -413,8 +415,8 @@ static bool arity_wanted(const struct driver *d, bool *refused)
 		return t->arity == ARITY_WRITTEN;
 	fprintf(stderr, "kcfi-gcc: error: target '%s'%s%s is unsupported by "
 		"-fsanitize-kcfi-arity (as with Clang: 64-bit Linux targets only)\n",
-		d->triple, t->mode_option && d->x86.mode ? " with " : "",
-		t->mode_option && d->x86.mode ? t->mode_option : "");
+		d->triple, t->mode_option && d->codegen.mode ? " with " : "",
+		t->mode_option && d->codegen.mode ? t->mode_option : "");
 	*refused = true;
 	return false;
 }
@@ -504,7 +506,7 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			if ((!strcmp(a, "-B") || !strcmp(a, "--prefix")) && i + 1 < argc)
 				push(&d->search, argv[i + 1]);
 		}
-		x86_note(&d->x86, a);
+		codegen_note(&d->codegen, a);
 		if (!strcmp(a, "-E"))
 			d->preprocess_only = true;
 		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only") ||
@@ -936,9 +938,9 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 		return;
 	}
 	/* The driver passes the mode to as, not to cc1. */
-	const char *mode = !target_of(d)->as_mode || !d->x86.mode ? "" :
-			   !strcmp(d->x86.mode, "-m32") ? ",--32" :
-			   !strcmp(d->x86.mode, "-m64") ? ",--64" : "";
+	const char *mode = !target_of(d)->as_mode || !d->codegen.mode ? "" :
+			   !strcmp(d->codegen.mode, "-m32") ? ",--32" :
+			   !strcmp(d->codegen.mode, "-m64") ? ",--64" : "";
 	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
 				 d->asdir, mode,
 				 d->hash && !strcmp(d->hash, "xxHash64") ? ",--kcfi-hash=xxhash64" : "",
