@@ -32,6 +32,20 @@ kcfi_attr_text (tree attrs, const char *name)
   return v ? TREE_STRING_POINTER (TREE_VALUE (v)) : "";
 }
 
+/* Whether DECL came from an -flto unit compiled in mode WORD ("stubs",
+   "arity"): the compile line's choice, which lto1 keeps whatever the link
+   line says, as Clang keeps it in the IR's module flags.  */
+bool
+kcfi_lto_mode_p (tree decl, const char *word)
+{
+  const char *mode = kcfi_attr_text (DECL_ATTRIBUTES (decl), KCFI_ATTR_LTO_UNIT);
+  size_t n = strlen (word);
+  for (const char *p = mode; p && (p = strstr (p, word)); p += n)
+    if ((p == mode || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+      return true;
+  return false;
+}
+
 /* ATTRS with NAME set to TEXT, or without NAME if TEXT is NULL.  ATTRS may
    be shared with other decls or types: the result is a copy, not an edit.  */
 tree

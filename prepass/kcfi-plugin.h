@@ -38,7 +38,8 @@
 #define KCFI_ATTR_VA_START "kcfi va_start"	/* on a decl: its body calls
 					   va_start (arity.cc) */
 #define KCFI_ATTR_LTO_UNIT "kcfi lto unit"	/* on what an -flto unit
-					   defines: "stubs" or "" (its mode) */
+					   defines: its mode, the words "stubs"
+					   and "arity" or neither */
 
 /* plugin.cc */
 extern int kcfi_reserve;		/* -fplugin-arg-kcfi-reserve=K */
@@ -51,6 +52,7 @@ bool kcfi_types_intact_p (void);
 void kcfi_wrap_attribute_handlers (void *gcc_data, void *user_data);
 const char *kcfi_attr_text (tree attrs, const char *name);
 tree kcfi_attr_with (tree attrs, const char *name, const char *text);
+bool kcfi_lto_mode_p (tree decl, const char *word);
 bool kcfi_nocf_check_p (tree fndecl);
 
 /* salt.cc: Clang's cfi_salt("...") on function types */

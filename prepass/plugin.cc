@@ -135,7 +135,8 @@ start_unit (void *, void *)
 static void
 mark_lto_unit (void)
 {
-  const char *mode = kcfi_extern_stubs ? "stubs" : "";
+  const char *mode = kcfi_extern_stubs ? (kcfi_arity ? "stubs arity" : "stubs")
+				       : (kcfi_arity ? "arity" : "");
   cgraph_node *fn;
   FOR_EACH_DEFINED_FUNCTION (fn)
     DECL_ATTRIBUTES (fn->decl)
@@ -155,11 +156,10 @@ follow_marks (void)
 {
   bool marked = false, stubs = false;
   auto note = [&] (tree decl) {
-    if (const char *mode = kcfi_attr_text (DECL_ATTRIBUTES (decl),
-					   KCFI_ATTR_LTO_UNIT))
+    if (kcfi_attr_text (DECL_ATTRIBUTES (decl), KCFI_ATTR_LTO_UNIT))
       {
 	marked = true;
-	stubs |= !strcmp (mode, "stubs");
+	stubs |= kcfi_lto_mode_p (decl, "stubs");
       }
   };
   cgraph_node *fn;
@@ -465,13 +465,13 @@ report_version_mismatch (const plugin_gcc_version *cc)
 	    }
 	  error ("kcfi: this plugin (for %s) was built for another GCC than "
 		 "this compiler, GCC %s: their configure options differ, "
-		 "the plugin's has %qs where the compiler's has %qs",
+		 "the plugin was configured with %qs where the compiler was with %qs",
 		 KCFI_TARGET_TRIPLE, cc->basever, a, b);
 	  return;
 	}
     }
   error ("kcfi: this plugin (for %s) was built for another GCC than this "
-	 "compiler, GCC %s: the plugin's %s is %qs, the compiler's %qs",
+	 "compiler, GCC %s: %s is %qs in the plugin, %qs in the compiler",
 	 KCFI_TARGET_TRIPLE, cc->basever, field, mine, theirs);
 }
 

@@ -364,8 +364,11 @@ kcfi_emit_directives (function *fun)
 	error_at (DECL_SOURCE_LOCATION (decl), "kcfi: no type was recorded "
 		  "for %qD (was it compiled with the plugin?)", decl);
     }
+  /* The arity, like the mode, is the compile line's: lto1 writes it for a
+     function whose unit asked, even when the link line does not.  */
+  bool arity = kcfi_arity || (in_lto_p && kcfi_lto_mode_p (decl, "arity"));
   kcfi_write_func (decl, own, kcfi_extern_stubs && TREE_PUBLIC (decl) && !plain,
-		   own && kcfi_arity ? kcfi_function_arity () : -1);
+		   own && arity ? kcfi_function_arity () : -1);
 
   for (auto &site : sites)
     {

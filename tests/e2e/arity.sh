@@ -55,6 +55,21 @@ if kgcc $A -O2 -flto -fPIC -c -o "$T/lto.o" "$E2E/arity.c" &&
 	kgcc $A -O2 -flto -fPIC -shared -o "$T/lto.so" "$T/lto.o"; then
 	regs "$T/lto.so" | grep -E '^(f2|fld|sret|vnamed|vstart|o2_second) ' > "$T/lto.regs"
 	check "-flto: the same arities" sh -c "grep -E '^(f2|fld|sret|vnamed|vstart|o2_second) ' '$T/want' | diff -u - '$T/lto.regs'"
+	# The choice is the compile line's, kept in the IR as Clang keeps it in
+	# a module flag: a link line without the option, or without KCFI at
+	# all, gives the same preambles; a unit compiled without it keeps %eax
+	# in the same program.
+	printf 'int two_plain(int a, int b) { return a + b; }\nint (*volatile two_plain_p)(int, int) = two_plain;\n' > "$T/two.c"
+	kgcc -O2 -flto -fPIC -c -o "$T/two.o" "$T/two.c"
+	for link in kcfi follow; do
+		case $link in
+		kcfi) kgcc -O2 -flto -fPIC -shared -o "$T/lto-$link.so" "$T/lto.o" "$T/two.o" ;;
+		follow) "$KCFI_GCC" -O2 -flto -fPIC -shared -o "$T/lto-$link.so" "$T/lto.o" "$T/two.o" ;;
+		esac || { fail "-flto, linked without $A ($link)"; continue; }
+		regs "$T/lto-$link.so" | grep -E '^(f2|fld|sret|vnamed|vstart|o2_second|two_plain) ' > "$T/lto-$link.regs"
+		check "-flto, compiled with $A, linked without it ($link): the same arities, %eax for the unit compiled without" \
+			sh -c "{ grep -E '^(f2|fld|sret|vnamed|vstart|o2_second) ' '$T/want'; echo 'two_plain eax'; } | sort | diff -u - '$T/lto-$link.regs'"
+	done
 else
 	fail "arity.c links with -flto"
 fi

@@ -49,7 +49,7 @@ case $KCFI_PLUGIN in */gcc-[0-9]*/kcfi.so) plugins=$(dirname "$plugins") ;; esac
 wrong_target() {
 	! $CC -fplugin="$1" -S -o "$T/w.s" "$T/v.c" 2>"$T/w.err" &&
 	# Under another GCC major (make check-gcc11) the version differs first.
-	grep -Eq "this plugin \(for $2\) was built for another GCC than this compiler, GCC [^:]*: (their configure options differ, the plugin's has .--target=$2. where the compiler's has .--target=|the plugin's basever is )" "$T/w.err" ||
+	grep -Eq "this plugin \(for $2\) was built for another GCC than this compiler, GCC [^:]*: (their configure options differ, the plugin was configured with .--target=$2. where the compiler was with .--target=|basever is .* in the plugin, )" "$T/w.err" ||
 	{ cat "$T/w.err"; false; }
 }
 for other in i686-linux-gnu aarch64-linux-gnu; do
