@@ -3,15 +3,16 @@
 # under the three kernels make kunit-check builds per architecture --
 # kcfi-gcc with CFI, plain gcc without, clang-19 with CFI -- booted under
 # QEMU with 2 CPUs, no network but loopback, KUnit off (kunit.enable=0).
-# The selftests are built once, statically (the initramfs has busybox and
-# no C library), and run by kselftest's own runner from a small init
+# The selftests are built once per architecture, statically (the initramfs
+# has busybox and no C library), with the host's gcc or the architecture's
+# cross gcc, and run by kselftest's own runner from a small init
 # (boot/kselftest/init); its TAP reaches the console through /dev/kmsg and
 # is read by boot/ktap.awk, like KUnit's.
 #
 # Usage: boot/kselftest-check.sh    (normally `make kselftest-check`)
 # Environment:
-#   KSELFTEST_ARCHES     default x86_64 (the selftests are built natively;
-#                        another architecture is reported as not run)
+#   KSELFTEST_ARCHES     default x86_64; arm64, riscv64 and arm build with
+#                        the cross gcc, whatever links statically there
 #   KSELFTEST_COMPILERS  default "kcfi-gcc gcc clang-19"
 #   KSELFTEST_TARGETS    selftest collections (default below; bpf means
 #                        BPF's test_verifier alone)
@@ -24,9 +25,10 @@
 #                        run only those collections (boot/kselftest/init)
 #   KCFI_BOOT_CACHE, BOOT_JOBS  as for boot-check.sh
 # Build: $KCFI_BOOT_CACHE/kselftest/ (its own source tree, since the
-# selftests write into theirs; the build keyed on the source stamp, the
-# targets and the recipe).  What does not build or cannot run there is
-# dropped and listed (build/dropped.txt, the summary, doc/kernel.md 9).
+# selftests write into theirs; build-ARCH/ keyed on the source stamp, the
+# targets, the compiler and the recipe).  What does not build or cannot run
+# there is dropped and listed (build-ARCH/dropped.txt, the summary,
+# doc/kernel.md 9).
 # Consoles: boot/out/kselftest/<arch>/console-<compiler>.log, the programs'
 # full output in output-<compiler>.log, results (ktap.awk) in
 # <compiler>.results.  Per arch one line:
@@ -50,6 +52,7 @@ OUT=$here/out/kselftest
 EXPLAINED=$here/config/kselftest/explained.tsv
 . "$here/lib.sh"
 . "$here/kunit-lib.sh"
+. "$here/kselftest/busybox.sh"
 boot_cache || exit 1
 KSELFTEST_KERNELS=${KSELFTEST_KERNELS:-$CACHE/kunit}
 KS=$CACHE/kselftest
@@ -61,6 +64,22 @@ log() { printf 'kselftest-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 tweak() {
 	case $1 in
 	timers) echo " -Wl,-z,muldefs" ;;
+	esac
+}
+
+# target_vars TARGET: make variables TARGET needs on this architecture;
+# what they leave out is listed in $DROPPED with the reason.  exec builds
+# its load_address test as a static PIE too, which needs the C library's
+# rcrt1.o: Debian's riscv64 cross libc has none, and without the variable
+# the whole collection would fail to link.
+target_vars() {
+	case $1 in
+	exec)
+		if ! echo 'int main(void) { return 0; }' | "$KSFT_GCC" -x c - -static-pie -o /dev/null 2> /dev/null; then
+			echo "ALIGN_STATIC_PIES="
+			printf 'exec:load_address.static.*\tnot built: %s cannot link -static-pie (its C library has no rcrt1.o)\n' \
+				"$KSFT_GCC" >> "$DROPPED"
+		fi ;;
 	esac
 }
 
@@ -78,19 +97,26 @@ not_run() {
 # (scripts/install-deps.sh --with-boot installs them).
 need_tools() {
 	local missing=() p
-	local -A pkg=([rsync]=rsync [qemu-system-x86_64]=qemu-system-x86 [make]=make
-		[/usr/lib/x86_64-linux-gnu/libcap.a]=libcap-dev
-		[/usr/lib/x86_64-linux-gnu/libpopt.a]=libpopt-dev
-		[/usr/lib/x86_64-linux-gnu/libelf.a]=libelf-dev
-		[/usr/lib/x86_64-linux-gnu/libzstd.a]=libzstd-dev
-		[/usr/lib/x86_64-linux-gnu/libz.a]=zlib1g-dev)
+	local -A pkg=([rsync]=rsync [make]=make)
+	case " $KSELFTEST_ARCHES " in *" x86_64 "*)
+		# The host's selftests link these statically; another
+		# architecture's drop the targets that need them (there is no
+		# static library for it here), each with its reason.
+		pkg+=([qemu-system-x86_64]=qemu-system-x86
+			[/usr/lib/x86_64-linux-gnu/libcap.a]=libcap-dev
+			[/usr/lib/x86_64-linux-gnu/libpopt.a]=libpopt-dev
+			[/usr/lib/x86_64-linux-gnu/libelf.a]=libelf-dev
+			[/usr/lib/x86_64-linux-gnu/libzstd.a]=libzstd-dev
+			[/usr/lib/x86_64-linux-gnu/libz.a]=zlib1g-dev
+			[busybox]=busybox-static) ;;
+	esac
 	for p in "${!pkg[@]}"; do
 		case $p in
 		/*) [ -f "$p" ] ;;
+		busybox) static_busybox > /dev/null ;;
 		*) command -v "$p" > /dev/null ;;
 		esac || missing+=("$p (${pkg[$p]})")
 	done
-	static_busybox > /dev/null || missing+=("a static busybox (busybox-static)")
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "missing: ${missing[*]}; scripts/install-deps.sh --with-boot installs them"
 	return 1
@@ -110,27 +136,30 @@ needs_interp() {
 	readelf -lW "$1" 2>/dev/null | grep -q '^ *INTERP '
 }
 
-# build_selftests: the selftests of KSELFTEST_TARGETS installed statically
-# under $KS/build/install, cached by key; sets INST.  A target that fails to
-# build, or a program that cannot run in the initramfs, is dropped with its
-# reason in $KS/build/dropped.txt ("TARGET[:PROGRAM]<TAB>reason").
+# build_selftests ARCH: the selftests of KSELFTEST_TARGETS for ARCH
+# (arch_vars run for it) installed statically under $KS/build-ARCH/install,
+# cached by key; sets INST and DROPPED.  A target that fails to build, or a
+# program that cannot run in the initramfs, is dropped with its reason in
+# $KS/build-ARCH/dropped.txt ("TARGET[:PROGRAM]<TAB>reason").
 build_selftests() {
-	local B=$KS/build key t
-	INST=$B/install
-	need_source || { log "cannot get linux-source-$BOOT_KERNEL"; return 1; }
-	prepare_tree kselftest "$KS/src" || return 1
+	local arch=$1 B=$KS/build-$1 key t
+	local gcc=${CROSS}gcc
+	export KSFT_GCC=$gcc
+	INST=$B/install DROPPED=$B/dropped.txt
 	# The recipe is this script and the CC wrapper: the build takes a
 	# minute, so any change to either rebuilds.
-	key=$( { cat "$KS/src/stamp"; echo "$KSELFTEST_TARGETS"; cat "$here/kselftest/static-gcc" "$here/kselftest-check.sh";
-		 gcc --version | head -1; } | sha256sum | cut -c1-16)
+	key=$( { cat "$KS/src/stamp"; echo "$arch $KSELFTEST_TARGETS"; cat "$here/kselftest/static-gcc" "$here/kselftest-check.sh";
+		 "$gcc" --version | head -1; } | sha256sum | cut -c1-16)
 	if [ -f "$INST/kselftest-list.txt" ] && [ "$(cat "$B/key" 2>/dev/null)" = "$key" ]; then
-		log "selftests: cached build $key ($(wc -l < "$INST/kselftest-list.txt") programs)"
+		log "selftests $arch: cached build $key ($(wc -l < "$INST/kselftest-list.txt") programs)"
 		return 0
 	fi
-	log "selftests: building $KSELFTEST_TARGETS (key $key; logs in $B)"
+	command -v "$gcc" > /dev/null || { log "selftests $arch: no $gcc"; return 1; }
+	log "selftests $arch: building $KSELFTEST_TARGETS with $gcc (key $key; logs in $B)"
 	rm -rf "$B" && mkdir -p "$B/obj" "$INST" || return 1
-	: > "$B/dropped.txt"
-	(cd "$SRC" && nice make -s O="$B/obj" ARCH=x86_64 -j"$BOOT_JOBS" headers) > "$B/headers.log" 2>&1 ||
+	: > "$DROPPED"
+	local -a mk=(nice make O="$B/obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" -j"$BOOT_JOBS")
+	(cd "$SRC" && "${mk[@]}" -s headers) > "$B/headers.log" 2>&1 ||
 		{ log "selftests: make headers failed, see $B/headers.log"; return 1; }
 	local cc=$here/kselftest/static-gcc ksft=$SRC/tools/testing/selftests
 	# The runner, as kselftest's install puts it (bpf alone installs none).
@@ -144,31 +173,38 @@ build_selftests() {
 			# boot/kselftest/patches/0001 lets it run without bpf_testmod.ko.
 			local bo=$B/obj/kselftest/bpf
 			mkdir -p "$bo"
-			if (cd "$ksft/bpf" && nice make O="$B/obj" OUTPUT="$bo" ARCH=x86_64 -j"$BOOT_JOBS" \
+			if (cd "$ksft/bpf" && "${mk[@]}" OUTPUT="$bo" \
 				CC="$cc" LIBELF_LIBS="-lelf -lzstd" KHDR_INCLUDES="-isystem $B/obj/usr/include" \
 				"$bo/test_verifier") > "$tlog" 2>&1; then
 				mkdir -p "$INST/bpf" && cp "$bo/test_verifier" "$INST/bpf/" &&
 					echo bpf:test_verifier >> "$INST/kselftest-list.txt"
 			else
-				printf 'bpf\ttest_verifier does not build (%s)\n' "$(grep -m1 -E 'error|Error' "$tlog")" >> "$B/dropped.txt"
+				printf 'bpf\ttest_verifier does not build (%s)\n' "$(first_error "$tlog")" >> "$DROPPED"
 			fi
 			continue
 		fi
-		if (cd "$ksft" && nice make O="$B/obj" ARCH=x86_64 -j"$BOOT_JOBS" CC="$cc$(tweak "$t")" \
+		local -a vars
+		read -ra vars <<< "$(target_vars "$t")"
+		if (cd "$ksft" && "${mk[@]}" CC="$cc$(tweak "$t")" "${vars[@]}" \
 			TARGETS="$t" KSFT_INSTALL_PATH="$B/inst-${t//\//_}" install) > "$tlog" 2>&1 &&
 		   [ -d "$B/inst-${t//\//_}/$t" ]; then
 			local ti=$B/inst-${t//\//_}
 			mkdir -p "$INST/$(dirname "$t")" && cp -a "$ti/$t" "$INST/$t" &&
 				cat "$ti/kselftest-list.txt" >> "$INST/kselftest-list.txt" || return 1
 		else
-			printf '%s\tdoes not build statically (%s)\n' "$t" \
-				"$(grep -m1 -E 'error:|Error [0-9]' "$tlog")" >> "$B/dropped.txt"
+			printf '%s\tdoes not build statically (%s)\n' "$t" "$(first_error "$tlog")" >> "$DROPPED"
 		fi
 	done
-	[ -s "$INST/kselftest-list.txt" ] || { log "selftests: no target built (see $B/build-*.log)"; return 1; }
-	drop_unrunnable "$B/dropped.txt"
+	[ -s "$INST/kselftest-list.txt" ] || { log "selftests $arch: no target built (see $B/build-*.log)"; return 1; }
+	drop_unrunnable "$DROPPED"
 	echo "$key" > "$B/key"
-	log "selftests: $(wc -l < "$INST/kselftest-list.txt") programs; dropped: $(wc -l < "$B/dropped.txt") (see $B/dropped.txt)"
+	log "selftests $arch: $(wc -l < "$INST/kselftest-list.txt") programs; dropped: $(wc -l < "$DROPPED") (see $DROPPED)"
+}
+
+# first_error LOG: the line of a build log that says why it failed -- a
+# missing library or file before the linker's summary of it.
+first_error() {
+	grep -m1 -E 'cannot find|No such file|error:|Error [0-9]' "$1" | sed -E 's|^.*/bin/ld: ||'
 }
 
 # drop_unrunnable DROPPED: take out of the runner's list what the
@@ -203,14 +239,22 @@ drop_unrunnable() {
 	printf '%s\n' "${keep[@]}" > "$INST/kselftest-list.txt"
 	# Debug info only makes the initramfs bigger (test_verifier: 21 MB).
 	find "$INST" -type f -perm -u+x -exec sh -c \
-		'for f; do [ "$(head -c4 "$f")" = "$(printf "\177ELF")" ] && strip --strip-debug "$f"; done; true' sh {} +
+		'for f; do [ "$(head -c4 "$f")" = "$(printf "\177ELF")" ] && "$0" --strip-debug "$f"; done; true' "${CROSS}strip" {} +
 }
 
-# pack_initramfs OUT: the installed selftests under /kselftest, busybox, the
-# runner's timeout, our init.
+# pack_initramfs ARCH OUT: the installed selftests under /kselftest,
+# busybox, the runner's timeout, our init, and the device node of the
+# programs' output channel (OUTDEV: x86_64's second serial port, elsewhere
+# a virtio console, since the virt machines have one UART).
 pack_initramfs() {
-	local out=$1 list=$KS/initramfs.list bb
-	bb=$(static_busybox) || return 1
+	local arch=$1 out=$2 list=$KS/initramfs-$1.list bb node
+	if [ "$arch" = x86_64 ]; then
+		bb=$(static_busybox) || return 1
+		OUTDEV=/dev/ttyS1 node="c 4 65"
+	else
+		bb=$(cross_busybox "$arch") || return 1
+		OUTDEV=/dev/hvc0 node="c 229 0"
+	fi
 	[ -x "$CACHE/tools/gen_init_cpio" ] || { mkdir -p "$CACHE/tools" &&
 		gcc -O2 -o "$CACHE/tools/gen_init_cpio" "$SRC/usr/gen_init_cpio.c"; } || return 1
 	{
@@ -219,7 +263,7 @@ pack_initramfs() {
 		nod /dev/console 0600 0 0 c 5 1
 		nod /dev/kmsg 0644 0 0 c 1 11
 		nod /dev/null 0666 0 0 c 1 3
-		nod /dev/ttyS1 0600 0 0 c 4 65
+		nod $OUTDEV 0600 0 0 $node
 		dir /proc 0755 0 0
 		dir /sys 0755 0 0
 		dir /bin 0755 0 0
@@ -259,12 +303,15 @@ run() {
 	mkdir -p "$dir"
 	local con=$dir/console-$cc.log output=$dir/output-$cc.log
 	rm -f "$con" "$output"
-	local append="console=$CONSOLE panic=-1 kunit.enable=0 printk.devkmsg=on ksft_timeout=$KSELFTEST_TEST_TIMEOUT $KSELFTEST_APPEND"
+	local append="console=$CONSOLE panic=-1 kunit.enable=0 printk.devkmsg=on ksft_timeout=$KSELFTEST_TEST_TIMEOUT ksft_out=$OUTDEV $KSELFTEST_APPEND"
+	local -a out=(-serial "file:$output")
+	[ "$OUTDEV" = /dev/hvc0 ] &&
+		out=(-device virtio-serial-device -chardev "file,id=ksftout,path=$output" -device virtconsole,chardev=ksftout)
 	log "$arch/$cc: booting (at most ${KSELFTEST_BOOT_TIMEOUT}s; console $con)"
 	local t0=$SECONDS
 	timeout "$KSELFTEST_BOOT_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2048 -accel tcg -display none \
-		-monitor none -nic none -serial "file:$con" -serial "file:$output" -no-reboot \
-		-kernel "$img" -initrd "$KS/initramfs.cpio" -append "$append" \
+		-monitor none -nic none -serial "file:$con" "${out[@]}" -no-reboot \
+		-kernel "$img" -initrd "$KS/initramfs-$arch.cpio" -append "$append" \
 		> "$dir/qemu-$cc.log" 2>&1
 	local rc=$?
 	# (after a newline: the console may stop mid-line)
@@ -281,18 +328,20 @@ for c in $KSELFTEST_COMPILERS; do
 done
 need_tools || exit 1
 mkdir -p "$KS"
-build_selftests || exit 1
-pack_initramfs "$KS/initramfs.cpio" || { log "cannot pack the initramfs"; exit 1; }
+need_source || { log "cannot get linux-source-$BOOT_KERNEL"; exit 1; }
+prepare_tree kselftest "$KS/src" || exit 1
 
 status=0
 lines=()
+dropped=()
 for arch in $KSELFTEST_ARCHES; do
 	arch_vars "$arch" || { status=1; continue; }
-	if [ "$arch" != x86_64 ]; then
-		lines+=("kselftest $arch: not run (the selftests are built for x86_64 only)")
+	if ! build_selftests "$arch" || ! pack_initramfs "$arch" "$KS/initramfs-$arch.cpio"; then
+		lines+=("kselftest $arch: not run (the selftests or the initramfs did not build, see above)")
 		status=1
 		continue
 	fi
+	[ -s "$DROPPED" ] && dropped+=("$arch:$DROPPED")
 	declare -A said=()
 	# A compiler left out of KSELFTEST_COMPILERS keeps its results of an
 	# earlier run, which the comparison uses and the line marks.
@@ -319,10 +368,10 @@ for arch in $KSELFTEST_ARCHES; do
 	unset said
 done
 echo
-if [ -s "$KS/build/dropped.txt" ]; then
-	echo "kselftest: dropped (not built or not runnable here):"
-	sed 's/^/    /' "$KS/build/dropped.txt"
-fi
+for d in "${dropped[@]}"; do
+	echo "kselftest ${d%%:*}: dropped (not built or not runnable here):"
+	sed 's/^/    /' "${d#*:}"
+done
 for l in "${lines[@]}"; do echo "$l"; done
 show_unexplained $KSELFTEST_ARCHES
 exit $status
