@@ -52,7 +52,7 @@ OUT=$here/out/kselftest
 EXPLAINED=$here/config/kselftest/explained.tsv
 . "$here/lib.sh"
 . "$here/kunit-lib.sh"
-. "$here/kselftest/busybox.sh"
+. "$here/kselftest/cross.sh"
 boot_cache || exit 1
 KSELFTEST_KERNELS=${KSELFTEST_KERNELS:-$CACHE/kunit}
 KS=$CACHE/kselftest
@@ -143,12 +143,16 @@ needs_interp() {
 # $KS/build-ARCH/dropped.txt ("TARGET[:PROGRAM]<TAB>reason").
 build_selftests() {
 	local arch=$1 B=$KS/build-$1 key t
-	local gcc=${CROSS}gcc
-	export KSFT_GCC=$gcc
+	local gcc=${CROSS}gcc libs
+	export KSFT_GCC=$gcc KSFT_FLAGS=
+	if [ "$arch" != x86_64 ]; then
+		libs=$(cross_libs "$arch") || return 1
+		KSFT_FLAGS="-isystem $libs/include -L$libs/lib"
+	fi
 	INST=$B/install DROPPED=$B/dropped.txt
 	# The recipe is this script and the CC wrapper: the build takes a
 	# minute, so any change to either rebuilds.
-	key=$( { cat "$KS/src/stamp"; echo "$arch $KSELFTEST_TARGETS"; cat "$here/kselftest/static-gcc" "$here/kselftest-check.sh";
+	key=$( { cat "$KS/src/stamp"; echo "$arch $KSELFTEST_TARGETS"; cat "$here/kselftest/static-gcc" "$here/kselftest-check.sh" "$here/kselftest/cross.sh";
 		 "$gcc" --version | head -1; } | sha256sum | cut -c1-16)
 	if [ -f "$INST/kselftest-list.txt" ] && [ "$(cat "$B/key" 2>/dev/null)" = "$key" ]; then
 		log "selftests $arch: cached build $key ($(wc -l < "$INST/kselftest-list.txt") programs)"
