@@ -53,6 +53,7 @@ EXPLAINED=$here/config/kselftest/explained.tsv
 . "$here/lib.sh"
 . "$here/kunit-lib.sh"
 . "$here/kselftest/cross.sh"
+. "$here/kselftest/kernel-needs.sh"
 boot_cache || exit 1
 KSELFTEST_KERNELS=${KSELFTEST_KERNELS:-$CACHE/kunit}
 KS=$CACHE/kselftest
@@ -340,13 +341,32 @@ lines=()
 dropped=()
 for arch in $KSELFTEST_ARCHES; do
 	arch_vars "$arch" || { status=1; continue; }
-	if ! build_selftests "$arch" || ! pack_initramfs "$arch" "$KS/initramfs-$arch.cpio"; then
+	OUTDEV=/dev/hvc0 DROPPED=
+	[ "$arch" = x86_64 ] && OUTDEV=/dev/ttyS1
+	declare -A said=() why=()
+	# Which kernels can run the selftests at all, before building them.
+	bootable=0
+	for cc in $KSELFTEST_COMPILERS; do
+		img=$KSELFTEST_KERNELS/$arch-$cc/$ARCH_IMAGE kconf=$KSELFTEST_KERNELS/$arch-$cc/.config
+		if [ ! -f "$img" ]; then
+			log "$arch/$cc: no kernel at $img (make kunit-check KUNIT_COMPILERS=$cc builds it)"
+			why[$cc]="no kernel"
+		elif [ ! -f "$kconf" ]; then
+			why[$cc]="not run (no $kconf, where kunit-check leaves the configuration)"
+		elif lacks=$(kernel_lacks "$kconf") && [ -n "$lacks" ]; then
+			log "$arch/$cc: not booted: its kernel has no $lacks"
+			why[$cc]="not run (no $lacks)"
+		else
+			bootable=1
+		fi
+	done
+	if [ $bootable = 1 ] && { ! build_selftests "$arch" || ! pack_initramfs "$arch" "$KS/initramfs-$arch.cpio"; }; then
 		lines+=("kselftest $arch: not run (the selftests or the initramfs did not build, see above)")
 		status=1
+		unset said why
 		continue
 	fi
-	[ -s "$DROPPED" ] && dropped+=("$arch:$DROPPED")
-	declare -A said=()
+	[ -n "$DROPPED" ] && [ -s "$DROPPED" ] && dropped+=("$arch:$DROPPED")
 	# A compiler left out of KSELFTEST_COMPILERS keeps its results of an
 	# earlier run, which the comparison uses and the line marks.
 	for cc in kcfi-gcc gcc clang-19; do
@@ -356,20 +376,18 @@ for arch in $KSELFTEST_ARCHES; do
 	done
 	for cc in $KSELFTEST_COMPILERS; do
 		rm -f "$OUT/$arch/$cc.results"
-		img=$KSELFTEST_KERNELS/$arch-$cc/$ARCH_IMAGE
-		if [ ! -f "$img" ]; then
-			log "$arch/$cc: no kernel at $img (make kunit-check KUNIT_COMPILERS=$cc builds it)"
-			said[$cc]="no kernel"
+		if [ -n "${why[$cc]:-}" ]; then
+			said[$cc]=${why[$cc]}
 			status=1
 			continue
 		fi
-		run "$arch" "$cc" "$img"
+		run "$arch" "$cc" "$KSELFTEST_KERNELS/$arch-$cc/$ARCH_IMAGE"
 		said[$cc]=$(tally "$OUT/$arch/$cc.results" "$cc" tests "the runner")
 		complete "$OUT/$arch/$cc.results" || status=1
 	done
 	line=$(arch_line kselftest "$arch") || status=1
 	lines+=("$line")
-	unset said
+	unset said why
 done
 echo
 for d in "${dropped[@]}"; do

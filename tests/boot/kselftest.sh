@@ -141,4 +141,23 @@ check "the per-arch line: counts, a missing kernel by name, unexplained D (and a
 	"$L; declare -A said=([kcfi-gcc]='ok 2, not ok 0, skipped 1, cfi 0' [gcc]='ok 2, not ok 0, skipped 1' [clang-19]='no kernel');
 	 l=\$(arch_line kselftest x86_64); rc=\$?;
 	 [ \"\$l\" = 'kselftest x86_64: kcfi-gcc ok 2, not ok 0, skipped 1, cfi 0; gcc ok 2, not ok 0, skipped 1; clang-19 no kernel; unexplained 1' ] && [ \$rc -eq 1 ]"
+
+# What a kernel must have before the harness builds and boots anything for
+# it: each missing option named with its reason, the virtio console only
+# where the programs' output goes there (hvc0, not x86_64's ttyS1).
+full='CONFIG_BLK_DEV_INITRD=y CONFIG_PROC_FS=y CONFIG_DEVTMPFS=y CONFIG_MULTIUSER=y CONFIG_FUTEX=y'
+printf '%s\n' $full > "$T/full.config"
+printf '%s\n' $full | grep -v PROC_FS > "$T/noproc.config"
+printf '# CONFIG_PROC_FS is not set\n' >> "$T/noproc.config"
+# lacks_is OUTDEV CONFIG WANT: kernel_lacks's answer for CONFIG is WANT.
+lacks_is() {
+	got=$(OUTDEV=$1; . "$B/kselftest/kernel-needs.sh" && kernel_lacks "$2") ||
+		{ echo "kernel_lacks did not run"; return 1; }
+	[ "$got" = "$3" ] || { echo "got:  $got"; echo "want: $3"; return 1; }
+}
+check "kernel_lacks: nothing for a kernel with everything (ttyS1)" lacks_is /dev/ttyS1 "$T/full.config" ""
+check "kernel_lacks: PROC_FS named, with why" lacks_is /dev/ttyS1 "$T/noproc.config" \
+	"CONFIG_PROC_FS (the runner and most programs read /proc)"
+check "kernel_lacks: the virtio console, where the output goes to hvc0" lacks_is /dev/hvc0 "$T/full.config" \
+	"CONFIG_VIRTIO_CONSOLE (the programs' output channel, hvc0)"
 finish

@@ -1,0 +1,18 @@
+# Sourced by kselftest-check.sh and tests/boot/kselftest.sh: what a kernel
+# must have for the selftests' initramfs to run on it, read from its
+# .config before anything is built or booted.
+
+# kernel_lacks CONFIG: the first option the selftests' initramfs cannot do
+# without that the kernel's CONFIG does not set, with the reason; nothing if
+# it has them all.  (The arm kernels of make kunit-check are the boot
+# matrix's tinyconfig-based ones: no /proc, no users, no virtio console.)
+kernel_lacks() {
+	local c=$1 need
+	for need in "BLK_DEV_INITRD:the initramfs" "PROC_FS:the runner and most programs read /proc" \
+		    "DEVTMPFS:init mounts /dev" "MULTIUSER:the programs change uid" \
+		    "FUTEX:futex and the threaded programs" \
+		    "$([ "$OUTDEV" = /dev/hvc0 ] && echo "VIRTIO_CONSOLE:the programs' output channel, hvc0")"; do
+		[ -n "$need" ] || continue
+		grep -q "^CONFIG_${need%%:*}=y" "$c" || { echo "CONFIG_${need%%:*} (${need#*:})"; return; }
+	done
+}
