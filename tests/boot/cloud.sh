@@ -104,6 +104,16 @@ gcc -O2 -w -c -o "$T/plain.o" "$A/prog.c" && ld -r -o "$K/a/plain.ko" "$T/plain.
 lib kcfi_audit_modules "$T/tree" "$T/m.audit" > "$T/m.out" 2>&1
 check "modules: one built without kcfi-as (no records) fails" sh -c "
 	grep -q '^status=1 ' '$T/m.out' && grep -q '^$K/a/plain.ko: ' '$T/m.audit.bad'"
+rm -f "$K/a/plain.ko"
+# A module of tables only (crypto/cast_common, fs/nls/nls_ucs2_utils): no
+# code, so no functions to instrument, and it passes; one with code but no
+# records still fails (plain.ko above).
+printf 'const int table[4] = { 1, 2, 3, 4 };\n' > "$T/data.c"
+env -u KCFI_PLUGIN "$top_builddir/kcfi-gcc" -fsanitize=kcfi -O2 -c -o "$T/data.o" "$T/data.c" &&
+	ld -r -o "$K/a/data.ko" "$T/data.o" && xz --check=crc32 "$K/a/data.ko" || fail "data-only module"
+lib kcfi_audit_modules "$T/tree" "$T/m.audit" > "$T/m.out" 2>&1
+check "modules: a module with no code passes, counted as codeless" \
+	grep -qE '^status=0 PROOF= modaudit:files=3,checked=4,unchecked=0,outside=0,codeless=1$' "$T/m.out"
 lib kcfi_audit_modules "$T/empty" "$T/m.audit" > "$T/m.out" 2>&1
 check "modules: no module at all fails" grep -q '^status=1 PROOF= modaudit:files=0' "$T/m.out"
 finish
