@@ -145,10 +145,12 @@ needs_interp() {
 build_selftests() {
 	local arch=$1 B=$KS/build-$1 key t
 	local gcc=${CROSS}gcc libs
+	# Debian's libelf.a wants libzstd; cross.sh's is built without it.
+	local libelf_libs="-lelf -lzstd"
 	export KSFT_GCC=$gcc KSFT_FLAGS=
 	if [ "$arch" != x86_64 ]; then
 		libs=$(cross_libs "$arch") || return 1
-		KSFT_FLAGS="-isystem $libs/include -L$libs/lib"
+		KSFT_FLAGS="-isystem $libs/include -L$libs/lib" libelf_libs="-lelf -lz"
 	fi
 	INST=$B/install DROPPED=$B/dropped.txt
 	# The recipe is this script and the CC wrapper: the build takes a
@@ -179,7 +181,7 @@ build_selftests() {
 			local bo=$B/obj/kselftest/bpf
 			mkdir -p "$bo"
 			if (cd "$ksft/bpf" && "${mk[@]}" OUTPUT="$bo" \
-				CC="$cc" LIBELF_LIBS="-lelf -lzstd" KHDR_INCLUDES="-isystem $B/obj/usr/include" \
+				CC="$cc" LIBELF_LIBS="$libelf_libs" KHDR_INCLUDES="-isystem $B/obj/usr/include" \
 				"$bo/test_verifier") > "$tlog" 2>&1; then
 				mkdir -p "$INST/bpf" && cp "$bo/test_verifier" "$INST/bpf/" &&
 					echo bpf:test_verifier >> "$INST/kselftest-list.txt"

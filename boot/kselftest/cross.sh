@@ -2,7 +2,8 @@
 # architecture other than the host's need and Debian 12 does not ship for
 # it -- a static busybox (busybox-static exists for Debian's own
 # architectures only, and riscv64 is not one) and the static libraries of
-# the targets that link one (seccomp: libcap; mqueue: popt).  Each is built
+# the targets that link one (seccomp: libcap; mqueue: popt; BPF's
+# test_verifier: libelf, with zlib under it).  Each is built
 # here from Debian's source with the cross gcc the kernels use, once per
 # architecture, under $CACHE/tools.  The sources come through a private
 # package list (deb-src of the archive the machine already uses), so the
@@ -19,7 +20,7 @@ debian_source() {
 		      -o Dir::State::Lists="$lists" -o APT::Sandbox::User=root)
 	(cd "$d" && "${apt[@]}" update && "${apt[@]}" source --download-only "$pkg") \
 		> "$d/apt.log" 2>&1 || { log "cannot download $pkg's source (see $d/apt.log)"; return 1; }
-	orig=$(ls "$d/${pkg}_"*.orig.tar.* 2>/dev/null | head -1)
+	orig=$(ls "$d/${pkg}_"*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1)
 	[ -n "$orig" ] || { log "no $pkg orig tarball in $d"; return 1; }
 	rm -rf "$d/src" && mkdir -p "$d/src" && tar -xf "$orig" -C "$d/src" --strip-components=1
 }
@@ -51,13 +52,16 @@ cross_busybox() {
 	cp "$b/busybox" "$out" && echo "$out"
 }
 
-# cross_libs ARCH: a prefix holding static libcap and libpopt for ARCH
-# (include/, lib/), built if missing; prints the prefix.  A library that
-# does not build is left out with a message: its target then fails to link
-# and is dropped with the linker's reason.
+# cross_libs ARCH: a prefix holding static libcap, libpopt, zlib and libelf
+# for ARCH (include/, lib/), built if missing; prints the prefix.  A
+# library that does not build is left out with a message: its target then
+# fails to link and is dropped with the linker's reason.  zlib and libelf
+# are position-independent: libbpf's build links a shared libbpf.so from
+# them too (test_verifier itself links statically).
 cross_libs() {
-	local arch=$1 p=$CACHE/tools/libs-$1 src b
-	if [ -f "$p/done" ]; then echo "$p"; return 0; fi
+	local arch=$1 p=$CACHE/tools/libs-$1 src b set="libcap popt zlib libelf"
+	# The set is the marker: a prefix made for fewer libraries is redone.
+	if [ "$(cat "$p/built" 2>/dev/null)" = "$set" ]; then echo "$p"; return 0; fi
 	rm -rf "$p" && mkdir -p "$p/include/sys" "$p/lib" || return 1
 	if src=$(source_tree libcap2); then
 		b=$CACHE/tools/build-libcap-$arch
@@ -74,5 +78,22 @@ cross_libs() {
 			--prefix="$p" && nice make -C src -j"$BOOT_JOBS" && make -C src install) > "$b.log" 2>&1 ||
 			log "popt for $arch does not build, see $b.log"
 	fi
-	touch "$p/done" && echo "$p"
+	if src=$(source_tree zlib); then
+		b=$CACHE/tools/build-zlib-$arch
+		rm -rf "$b" && cp -a "$src" "$b" &&
+		(cd "$b" && CFLAGS="-O2 -fPIC" CHOST="${CROSS%-}" CC="${CROSS}gcc" ./configure --static \
+			--prefix="$p" && nice make -j"$BOOT_JOBS" libz.a && make install) > "$b.log" 2>&1 ||
+			log "zlib for $arch does not build, see $b.log"
+	fi
+	if [ -f "$p/lib/libz.a" ] && src=$(source_tree elfutils); then
+		b=$CACHE/tools/build-elfutils-$arch
+		rm -rf "$b" && cp -a "$src" "$b" &&
+		(cd "$b" && ./configure -q --host="${CROSS%-}" --prefix="$p" --disable-debuginfod \
+			--disable-libdebuginfod --without-zstd --without-bzlib --without-lzma --disable-nls \
+			CFLAGS="-O2 -fPIC" CPPFLAGS="-I$p/include" LDFLAGS="-L$p/lib" &&
+		 nice make -j"$BOOT_JOBS" -C lib && nice make -j"$BOOT_JOBS" -C libelf libelf.a) > "$b.log" 2>&1 &&
+		cp "$b/libelf/libelf.a" "$p/lib/" && cp "$b"/libelf/{libelf.h,gelf.h,nlist.h} "$p/include/" ||
+			log "libelf for $arch does not build, see $b.log"
+	fi
+	echo "$set" > "$p/built" && echo "$p"
 }
