@@ -251,16 +251,14 @@ drop_unrunnable() {
 
 # pack_initramfs ARCH OUT: the installed selftests under /kselftest,
 # busybox, the runner's timeout, our init, and the device node of the
-# programs' output channel (OUTDEV: x86_64's second serial port, elsewhere
-# a virtio console, since the virt machines have one UART).
+# programs' output channel, OUTDEV.
 pack_initramfs() {
-	local arch=$1 out=$2 list=$KS/initramfs-$1.list bb node
+	local arch=$1 out=$2 list=$KS/initramfs-$1.list bb node="c 229 0"
+	[ "$OUTDEV" = /dev/ttyS1 ] && node="c 4 65"
 	if [ "$arch" = x86_64 ]; then
 		bb=$(static_busybox) || return 1
-		OUTDEV=/dev/ttyS1 node="c 4 65"
 	else
 		bb=$(cross_busybox "$arch") || return 1
-		OUTDEV=/dev/hvc0 node="c 229 0"
 	fi
 	[ -x "$CACHE/tools/gen_init_cpio" ] || { mkdir -p "$CACHE/tools" &&
 		gcc -O2 -o "$CACHE/tools/gen_init_cpio" "$SRC/usr/gen_init_cpio.c"; } || return 1
@@ -343,6 +341,8 @@ lines=()
 dropped=()
 for arch in $KSELFTEST_ARCHES; do
 	arch_vars "$arch" || { status=1; continue; }
+	# The programs' output channel: x86_64's second serial port, elsewhere
+	# a virtio console, since the virt machines have one UART.
 	OUTDEV=/dev/hvc0 DROPPED=
 	[ "$arch" = x86_64 ] && OUTDEV=/dev/ttyS1
 	declare -A said=() why=()

@@ -6,4 +6,4 @@ BOOT_TESTS = tests/boot/judge.sh tests/boot/audit.sh tests/boot/kunit.sh \
 	tests/boot/objtool-layout.sh tests/boot/modload.sh tests/boot/cloud.sh \
 	tests/boot/kselftest.sh
 TESTS += $(BOOT_TESTS)
-EXTRA_DIST += $(BOOT_TESTS) tests/boot/objtool-layout.s
+EXTRA_DIST += $(BOOT_TESTS) tests/boot/objtool-layout.s tests/boot/lib.sh

@@ -9,28 +9,49 @@
 # package list (deb-src of the archive the machine already uses), so the
 # machine's apt configuration is left as it was.
 
+# apt_src ARGS...: apt-get with a private deb-src list of the archive the
+# machine uses, its lists under $CACHE/tools/apt-src.
+apt_src() {
+	local d=$CACHE/tools/apt-src
+	apt-get -q -o Dir::Etc::SourceList="$d/src.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$d/lists" -o APT::Sandbox::User=root "$@"
+}
+
+# apt_src_lists: apt_src's package lists, fetched once per shell (the index
+# of every source package: several megabytes, the same for each library).
+APT_SRC_READY=
+apt_src_lists() {
+	[ -n "$APT_SRC_READY" ] && return 0
+	local d=$CACHE/tools/apt-src uri
+	mkdir -p "$d/lists/partial" || return 1
+	uri=$(sed -nE 's/^URIs: (.*)/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+	echo "deb-src ${uri:-http://deb.debian.org/debian} bookworm main" > "$d/src.list"
+	apt_src update > "$d/update.log" 2>&1 ||
+		{ log "cannot read Debian's source package lists (see $d/update.log)"; return 1; }
+	APT_SRC_READY=1
+}
+
 # debian_source PKG DIR: Debian's source of PKG (its upstream tarball)
 # unpacked in DIR/src.
 debian_source() {
-	local pkg=$1 d=$2 lists=$2/apt-lists uri orig
-	mkdir -p "$lists/partial" || return 1
-	uri=$(sed -nE 's/^URIs: (.*)/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
-	echo "deb-src ${uri:-http://deb.debian.org/debian} bookworm main" > "$d/src.list"
-	local -a apt=(apt-get -q -o Dir::Etc::SourceList="$d/src.list" -o Dir::Etc::SourceParts=/dev/null
-		      -o Dir::State::Lists="$lists" -o APT::Sandbox::User=root)
-	(cd "$d" && "${apt[@]}" update && "${apt[@]}" source --download-only "$pkg") \
-		> "$d/apt.log" 2>&1 || { log "cannot download $pkg's source (see $d/apt.log)"; return 1; }
+	local pkg=$1 d=$2 orig
+	apt_src_lists || return 1
+	(cd "$d" && apt_src source --download-only "$pkg") > "$d/apt.log" 2>&1 ||
+		{ log "cannot download $pkg's source (see $d/apt.log)"; return 1; }
 	orig=$(ls "$d/${pkg}_"*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1)
 	[ -n "$orig" ] || { log "no $pkg orig tarball in $d"; return 1; }
 	rm -rf "$d/src" && mkdir -p "$d/src" && tar -xf "$orig" -C "$d/src" --strip-components=1
 }
 
-# source_tree PKG: the unpacked source of PKG under $CACHE/tools/src-PKG.
+# source_tree PKG: sets src to the unpacked source of PKG under
+# $CACHE/tools/src-PKG, fetched if missing.  It sets a variable rather than
+# printing, so that the lists apt_src_lists reads stay read for the next
+# package (a $(...) would read them again).
 source_tree() {
 	local d=$CACHE/tools/src-$1
+	src=$d/src
 	mkdir -p "$d" || return 1
-	[ -f "$d/src/Makefile" ] || [ -f "$d/src/configure" ] || debian_source "$1" "$d" || return 1
-	echo "$d/src"
+	[ -f "$d/src/Makefile" ] || [ -f "$d/src/configure" ] || debian_source "$1" "$d"
 }
 
 # cross_busybox ARCH: the path of a static busybox for ARCH (arch_vars
@@ -40,7 +61,7 @@ source_tree() {
 cross_busybox() {
 	local arch=$1 out=$CACHE/tools/busybox-$1 src b=$CACHE/tools/build-busybox-$1
 	if [ -x "$out" ]; then echo "$out"; return 0; fi
-	src=$(source_tree busybox) || return 1
+	source_tree busybox || return 1
 	rm -rf "$b" && mkdir -p "$b" || return 1
 	log "busybox for $arch: building from Debian's source (log $b/build.log)"
 	(cd "$src" && make O="$b" CROSS_COMPILE="$CROSS" defconfig &&
@@ -63,7 +84,7 @@ cross_libs() {
 	# The set is the marker: a prefix made for fewer libraries is redone.
 	if [ "$(cat "$p/built" 2>/dev/null)" = "$set" ]; then echo "$p"; return 0; fi
 	rm -rf "$p" && mkdir -p "$p/include/sys" "$p/lib" || return 1
-	if src=$(source_tree libcap2); then
+	if source_tree libcap2; then
 		b=$CACHE/tools/build-libcap-$arch
 		rm -rf "$b" && cp -a "$src" "$b" &&
 		(cd "$b" && nice make -C libcap BUILD_CC=gcc CC="${CROSS}gcc" AR="${CROSS}ar" \
@@ -71,21 +92,21 @@ cross_libs() {
 		cp "$b/libcap/libcap.a" "$p/lib/" && cp "$b"/libcap/include/sys/*.h "$p/include/sys/" ||
 			log "libcap for $arch does not build, see $b.log"
 	fi
-	if src=$(source_tree popt); then
+	if source_tree popt; then
 		b=$CACHE/tools/build-popt-$arch
 		rm -rf "$b" && cp -a "$src" "$b" &&
 		(cd "$b" && ./configure -q --host="${CROSS%-}" --disable-shared --enable-static --disable-nls \
 			--prefix="$p" && nice make -C src -j"$BOOT_JOBS" && make -C src install) > "$b.log" 2>&1 ||
 			log "popt for $arch does not build, see $b.log"
 	fi
-	if src=$(source_tree zlib); then
+	if source_tree zlib; then
 		b=$CACHE/tools/build-zlib-$arch
 		rm -rf "$b" && cp -a "$src" "$b" &&
 		(cd "$b" && CFLAGS="-O2 -fPIC" CHOST="${CROSS%-}" CC="${CROSS}gcc" ./configure --static \
 			--prefix="$p" && nice make -j"$BOOT_JOBS" libz.a && make install) > "$b.log" 2>&1 ||
 			log "zlib for $arch does not build, see $b.log"
 	fi
-	if [ -f "$p/lib/libz.a" ] && src=$(source_tree elfutils); then
+	if [ -f "$p/lib/libz.a" ] && source_tree elfutils; then
 		b=$CACHE/tools/build-elfutils-$arch
 		rm -rf "$b" && cp -a "$src" "$b" &&
 		(cd "$b" && ./configure -q --host="${CROSS%-}" --prefix="$p" --disable-debuginfod \

@@ -8,6 +8,7 @@
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not found"
 B=$top_srcdir/boot
+. "$top_srcdir/tests/boot/lib.sh"
 
 # console SECCOMP [CFI] [END]: three programs; SECCOMP is seccomp_bpf's
 # second result inside the program and its own (ok / not ok); CFI, if
@@ -77,13 +78,8 @@ check "a failed program: counted as not ok, the run still complete" sh -c \
 
 console ok "" crash > "$T/crash.log"
 ktap "$T/crash.log" > "$T/crash.results"
-# tally_is RESULTS COMPILER WANT: tally's line for RESULTS is WANT.
-tally_is() {
-	got=$(bash -c "$L; tally '$1' '$2' tests 'the runner'")
-	[ "$got" = "$3" ] || { echo "got:  $got"; echo "want: $3"; return 1; }
-}
 check "a boot that died mid-test: crashed, in that test, after what finished, its Oops quoted" tally_is "$T/crash.results" gcc \
-	'ok 1, not ok 0, skipped 0 (crashed in seccomp:seccomp_bpf after 1 of 3 tests: "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" at sched_clock_tick+0x5/0x60)'
+	'ok 1, not ok 0, skipped 0 (crashed in seccomp:seccomp_bpf after 1 of 3 tests: "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" at sched_clock_tick+0x5/0x60)' tests 'the runner'
 check "complete: not for the crashed boot" sh -c "! bash -c \"$L; complete '$T/crash.results'\""
 console ok "" timeout > "$T/timeout.log"
 ktap "$T/timeout.log" > "$T/timeout.results"
@@ -92,7 +88,7 @@ check "a boot the harness stopped: timed out, in that test" sh -c \
 printf '[    0.0] Linux version 6.12.0\n[    3.0] Kernel panic - not syncing: VFS: Unable to mount root fs\n' > "$T/none.log"
 ktap "$T/none.log" > "$T/none.results"
 check "a boot where the runner never started says so, and how it crashed" tally_is "$T/none.results" gcc \
-	'ok 0, not ok 0, skipped 0 (the runner never started; the boot crashed: "Kernel panic - not syncing: VFS: Unable to mount root fs")'
+	'ok 0, not ok 0, skipped 0 (the runner never started; the boot crashed: "Kernel panic - not syncing: VFS: Unable to mount root fs")' tests 'the runner'
 
 
 console "not ok" "$CFI" > "$T/cfi.log"

@@ -7,6 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not found"
 B=$top_srcdir/boot
+. "$top_srcdir/tests/boot/lib.sh"
 
 # console B1 [CFI]: two suites; B1 is suite beta's first case (ok / not ok);
 # CFI, if given, a CFI failure printed while beta runs.
@@ -69,11 +70,6 @@ check "complete: every announced suite reported" bash -c "$L; complete '$T/k.res
 
 console "not ok" "$CFI" crash > "$T/crash.log"
 awk -f "$B/ktap.awk" "$T/crash.log" > "$T/crash.results"
-# tally_is RESULTS COMPILER WANT: tally's line for RESULTS is WANT.
-tally_is() {
-	got=$(bash -c "$L; tally '$1' '$2'")
-	[ "$got" = "$3" ] || { echo "got:  $got"; echo "want: $3"; return 1; }
-}
 check "a boot that died in beta: crashed, named, counted, its panic quoted" tally_is "$T/crash.results" kcfi-gcc \
 	'ok 2, not ok 1, skipped 1, cfi 1 (crashed in beta after 1 of 2 suites: "Kernel panic - not syncing: Fatal exception")'
 check "complete: not for the crashed boot" sh -c "! bash -c \"$L; complete '$T/crash.results'\""
