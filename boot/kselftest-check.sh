@@ -369,13 +369,7 @@ for arch in $KSELFTEST_ARCHES; do
 		continue
 	fi
 	[ -n "$DROPPED" ] && [ -s "$DROPPED" ] && dropped+=("$arch:$DROPPED")
-	# A compiler left out of KSELFTEST_COMPILERS keeps its results of an
-	# earlier run, which the comparison uses and the line marks.
-	for cc in kcfi-gcc gcc clang-19; do
-		case " $KSELFTEST_COMPILERS " in *" $cc "*) continue ;; esac
-		[ -f "$OUT/$arch/$cc.results" ] &&
-			said[$cc]="$(tally "$OUT/$arch/$cc.results" "$cc" tests "the runner") (earlier run)"
-	done
+	earlier_runs "$arch" "$KSELFTEST_COMPILERS" tests "the runner"
 	for cc in $KSELFTEST_COMPILERS; do
 		rm -f "$OUT/$arch/$cc.results"
 		if [ -n "${why[$cc]:-}" ]; then

@@ -156,7 +156,10 @@ lines=()
 for arch in $KUNIT_ARCHES; do
 	arch_vars "$arch" || { status=1; continue; }
 	declare -A said=()
+	earlier_runs "$arch" "$KUNIT_COMPILERS"
 	for cc in $KUNIT_COMPILERS; do
+		# Not compared with a stale result if this build fails.
+		rm -f "$OUT/$arch/$cc.results"
 		if build "$arch" "$cc"; then
 			run "$arch" "$cc"
 			said[$cc]=$(tally "$OUT/$arch/$cc.results" "$cc")

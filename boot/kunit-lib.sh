@@ -92,6 +92,22 @@ unexplained() {
 }
 
 
+# earlier_runs ARCH COMPILERS [UNIT RUNNER]: for each compiler not among
+# COMPILERS (those this run boots), the tally of the results it left under
+# $OUT/ARCH in an earlier run, marked "(earlier run)", into said: arch_line
+# compares against those files whether or not this run made them, so the
+# line must not call such a compiler "not run".
+earlier_runs() {
+	local arch=$1 run=$2 cc
+	shift 2
+	for cc in kcfi-gcc gcc clang-19; do
+		case " $run " in *" $cc "*) continue ;; esac
+		[ -f "$OUT/$arch/$cc.results" ] &&
+			said[$cc]="$(tally "$OUT/$arch/$cc.results" "$cc" "$@") (earlier run)"
+	done
+	return 0
+}
+
 # arch_line WHAT ARCH: the summary line of ARCH, "WHAT ARCH: kcfi-gcc ...;
 # gcc ...; clang-19 ...; unexplained D", from the tallies in the
 # associative array said (by compiler); the differences D counts go to

@@ -119,6 +119,10 @@ awk -f "$B/ktap.awk" "$T/g2.log" > "$OUT/x86_64/gcc.results"
 awk -f "$B/ktap.awk" "$T/k.log" > "$OUT/x86_64/clang-19.results"
 check "unexplained: a case gcc never ran is named" sh -c \
 	"[ \"\$(bash -c \"$L; unexplained x86_64\")\" = 'only in kcfi-gcc: beta.beta_two ok' ]"
+# A compiler this run leaves out is still compared, from the results its
+# last run left: the line shows them as such, not as "not run".
+check "arch_line: compilers left out of this run show their earlier results, marked" sh -c \
+	"[ \"\$(bash -c \"$L; declare -A said=([kcfi-gcc]=now); earlier_runs x86_64 kcfi-gcc; arch_line kunit x86_64\")\" = 'kunit x86_64: kcfi-gcc now; gcc ok 3, not ok 0, skipped 1 (earlier run); clang-19 ok 3, not ok 1, skipped 1, cfi 1 (earlier run); unexplained 1' ]"
 # A clang-19 kernel needs LLVM 19's binary tools too (LLVM=-19): without one
 # the harness stops before extracting or building anything, and says which.
 mkdir "$T/path"
