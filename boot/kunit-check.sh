@@ -16,9 +16,9 @@
 #   KUNIT_BUILD_TIMEOUT seconds per kernel build (default 7200)
 #   KCFI_BUILDDIR, KCFI_BOOT_CACHE, BOOT_JOBS  as for boot-check.sh
 # Configuration: the arch's defconfig plus boot/config/defconfig/* (arm: the
-# boot matrix's tinyconfig-based arm kernel, Thumb-2) plus
-# boot/config/kunit/common.config, and CFI_CLANG (trapping) for kcfi-gcc
-# and clang-19.  Tests QEMU cannot run are listed, with the reason, in
+# boot matrix's tinyconfig-based arm kernel, Thumb-2, plus
+# boot/config/kunit/arm.config) plus boot/config/kunit/common.config, and
+# CFI_CLANG (trapping) for kcfi-gcc and clang-19.  Tests QEMU cannot run are listed, with the reason, in
 # boot/config/kunit/explained.tsv (also doc/kernel.md 8).
 # Consoles: boot/out/kunit/<arch>/console-<compiler>.log; per-case results
 # next to them (<compiler>.results).  Per arch one line:
@@ -81,6 +81,7 @@ build() {
 		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
 	fi
 	frags+=("$here/config/kunit/common.config")
+	[ "$arch" = arm ] && frags+=("$here/config/kunit/arm.config")
 	[ "$cc" = gcc ] || frags+=("$here/config/cfi.config")
 	mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	case $cc in
@@ -116,6 +117,7 @@ build() {
 		(cd "$O" && "${mk[@]}" defconfig && cat "$O/allconfig.frag" >> "$O/.config" && "${mk[@]}" olddefconfig)
 	fi > "$O/config.log" 2>&1 || { log "$arch/$cc: configuration failed, see $O/config.log"; return 1; }
 	local want=("$here/config/kunit/common.config")
+	[ "$arch" = arm ] && want+=("$here/config/kunit/arm.config")
 	[ "$cc" = gcc ] || want+=("$here/config/cfi.config")
 	check_config "$O/.config" "${want[@]}" || { log "$arch/$cc: the fragments did not survive Kconfig"; return 1; }
 	echo "$key" > "$O/kunit-key.configured"
