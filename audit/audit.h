@@ -187,6 +187,13 @@ const unsigned char *audit_bytes(const struct audit_file *f, struct loc at, size
 /* The kind of the last mapping symbol at or before AT ('a', 't', 'd', 'x'),
  * or 0 if its section has none there. */
 char audit_mapping_at(const struct audit_file *f, struct loc at);
+/* What a sweep of S's bytes crosses at OFF: it starts again at every
+ * function (AUDIT_AT_FUNCTION), and on aarch64 and riscv64 a __cfi_ symbol
+ * there (AUDIT_AT_CFI) starts with the id word, data that may decode as
+ * any instruction.  *NEXT (0 at the start of S) follows the sweep. */
+enum { AUDIT_AT_FUNCTION = 1, AUDIT_AT_CFI = 2 };
+unsigned audit_sweep_at(const struct audit_file *f, const struct section *s, size_t *next,
+			uint64_t off);
 /* Symbol by exact name, or (size_t)-1 (linear; called per function). */
 size_t audit_symbol(const struct audit_file *f, const char *name);
 /* Of the symbols called NAME, the one in AT's section closest before AT. */

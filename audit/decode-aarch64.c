@@ -129,11 +129,11 @@ static int a64_scan(struct audit_file *f, size_t shndx)
 	size_t next_fn = 0;
 	for (uint64_t off = 0; s->data && off + 4 <= s->size; off += 4) {
 		uint32_t w = le32(s->data + off);
-		if (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off) {
-			while (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
-				next_fn++;
+		unsigned at = audit_sweep_at(f, s, &next_fn, off);
+		if (at)
 			pg.have = 0;
-		}
+		if (at & AUDIT_AT_CFI)
+			continue;
 		if (refs)
 			code_refs(f, shndx, off, w, &pg);
 		bool plain = form_is(w, A64_BR_BLR);

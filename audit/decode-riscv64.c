@@ -253,13 +253,15 @@ static int rv_scan(struct audit_file *f, size_t shndx)
 	uint64_t off = 0;
 	while (s->data && off + 2 <= s->size) {
 		/* Start again at every function symbol: an instruction never
-		 * steps over one (a preamble's id word decoded as code may end
-		 * past the entry). */
-		if (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
+		 * steps over one. */
+		unsigned at = audit_sweep_at(f, s, &next_fn, off);
+		if (at)
 			u.have = 0;
-		while (next_fn < s->nfuncs && f->syms[s->funcs[next_fn]].value <= off)
-			next_fn++;
 		uint64_t stop = next_fn < s->nfuncs ? f->syms[s->funcs[next_fn]].value : UINT64_MAX;
+		if (at & AUDIT_AT_CFI) {
+			off = off + 4 < stop ? off + 4 : stop;
+			continue;
+		}
 		uint16_t h = le16(s->data + off);
 		char spelling[40];
 		if (refs && compressed(h))

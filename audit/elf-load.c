@@ -460,6 +460,19 @@ size_t audit_func_starting(const struct audit_file *f, struct loc at)
 	return (size_t)-1;
 }
 
+unsigned audit_sweep_at(const struct audit_file *f, const struct section *s, size_t *next,
+			uint64_t off)
+{
+	unsigned at = 0;
+	for (; *next < s->nfuncs && f->syms[s->funcs[*next]].value <= off; ++*next) {
+		const struct symbol *y = &f->syms[s->funcs[*next]];
+		at |= AUDIT_AT_FUNCTION;
+		if (y->value == off && !strncmp(y->name, "__cfi_", 6))
+			at |= AUDIT_AT_CFI;
+	}
+	return at;
+}
+
 const unsigned char *audit_bytes(const struct audit_file *f, struct loc at, size_t n)
 {
 	if (at.shndx == 0 || at.shndx >= f->nsecs)
