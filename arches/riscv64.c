@@ -188,13 +188,26 @@ static enum insn_class rv_classify(const char *s, size_t len, struct kcfi_branch
 	return b->cls = cls;
 }
 
+/* H's low 12 bits as the signed immediate of addi/addiw. */
+static int32_t lo12(uint32_t h)
+{
+	return (int32_t)((h & 0xfffu) ^ 0x800u) - 0x800;
+}
+
+/* lui's 20-bit immediate for H: the upper bits, plus one where lo12(H) is
+ * negative, since adding it then subtracts. */
+static uint32_t hi20(uint32_t h)
+{
+	return ((h + 0x800u) >> 12) & 0xfffffu;
+}
+
 /* t2 = H exactly as lw sign-extends it.  lui+addiw is Clang's pair; when the
  * upper part rounds to zero Clang keeps only "addi t2, t2, lo", reading a
  * stale t2 — here the constant is always built from zero. */
 static void materialise(struct emitter *e, const char *reg, uint32_t h)
 {
-	int32_t lo = (int32_t)((h & 0xfffu) ^ 0x800u) - 0x800;
-	uint32_t hi = ((h + 0x800u) >> 12) & 0xfffffu;
+	int32_t lo = lo12(h);
+	uint32_t hi = hi20(h);
 	if (!hi) {
 		emit(e, "\taddi\t%s, zero, %d\n", reg, lo);
 		return;
