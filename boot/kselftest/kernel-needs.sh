@@ -4,8 +4,9 @@
 
 # kernel_lacks CONFIG: the first option the selftests' initramfs cannot do
 # without that the kernel's CONFIG does not set, with the reason; nothing if
-# it has them all.  (The arm kernels of make kunit-check are the boot
-# matrix's tinyconfig-based ones: no /proc, no users, no virtio console.)
+# it has them all.  (A kernel built from tinyconfig has none of them unless
+# a fragment asks: arm's in make kunit-check get them from
+# boot/config/kunit/arm.config.)
 kernel_lacks() {
 	local c=$1 need
 	for need in "BLK_DEV_INITRD:the initramfs" "PROC_FS:the runner and most programs read /proc" \

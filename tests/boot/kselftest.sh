@@ -156,4 +156,11 @@ check "kernel_lacks: PROC_FS named, with why" lacks_is /dev/ttyS1 "$T/noproc.con
 	"CONFIG_PROC_FS (the runner and most programs read /proc)"
 check "kernel_lacks: the virtio console, where the output goes to hvc0" lacks_is /dev/hvc0 "$T/full.config" \
 	"CONFIG_VIRTIO_CONSOLE (the programs' output channel, hvc0)"
+# arm's KUnit kernels start from tinyconfig, where everything is off unless a
+# fragment asks for it: the fragments kunit-check uses for arm must ask for
+# all the selftests need (kunit-check's own check_config then sees that
+# Kconfig kept them).
+cat "$B/config/common.config" "$B/config/arm.config" "$B/config/row-arm.config" \
+	"$B/config/kunit/common.config" "$B/config/kunit/arm.config" > "$T/arm-frags.config"
+check "kernel_lacks: nothing missing from arm's KUnit fragments" lacks_is /dev/hvc0 "$T/arm-frags.config" ""
 finish
