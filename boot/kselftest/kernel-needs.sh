@@ -9,7 +9,8 @@
 # boot/config/kunit/arm.config.)
 kernel_lacks() {
 	local c=$1 need
-	for need in "BLK_DEV_INITRD:the initramfs" "PROC_FS:the runner and most programs read /proc" \
+	for need in "BLK_DEV_INITRD:the initramfs" "BINFMT_SCRIPT:init and the runner are shell scripts" \
+		    "PROC_FS:the runner and most programs read /proc" \
 		    "DEVTMPFS:init mounts /dev" "MULTIUSER:the programs change uid" \
 		    "FUTEX:futex and the threaded programs" \
 		    "$([ "$OUTDEV" = /dev/hvc0 ] && echo "VIRTIO_CONSOLE:the programs' output channel, hvc0")"; do

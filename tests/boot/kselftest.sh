@@ -141,7 +141,7 @@ check "the per-arch line: counts, a missing kernel by name, unexplained D (and a
 # What a kernel must have before the harness builds and boots anything for
 # it: each missing option named with its reason, the virtio console only
 # where the programs' output goes there (hvc0, not x86_64's ttyS1).
-full='CONFIG_BLK_DEV_INITRD=y CONFIG_PROC_FS=y CONFIG_DEVTMPFS=y CONFIG_MULTIUSER=y CONFIG_FUTEX=y'
+full='CONFIG_BLK_DEV_INITRD=y CONFIG_BINFMT_SCRIPT=y CONFIG_PROC_FS=y CONFIG_DEVTMPFS=y CONFIG_MULTIUSER=y CONFIG_FUTEX=y'
 printf '%s\n' $full > "$T/full.config"
 printf '%s\n' $full | grep -v PROC_FS > "$T/noproc.config"
 printf '# CONFIG_PROC_FS is not set\n' >> "$T/noproc.config"
