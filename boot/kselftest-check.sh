@@ -390,6 +390,7 @@ for d in "${dropped[@]}"; do
 	echo "kselftest ${d%%:*}: dropped (not built or not runnable here):"
 	sed 's/^/    /' "${d#*:}"
 done
+for arch in $KSELFTEST_ARCHES; do [ -d "$OUT/$arch" ] && table kselftest "$arch"; done
 for l in "${lines[@]}"; do echo "$l"; done
 show_unexplained $KSELFTEST_ARCHES
 exit $status

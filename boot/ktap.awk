@@ -4,6 +4,7 @@
 # printk's timestamps still on (they are stripped here).  Output,
 # tab-separated:
 #	case	SUITE.CASE	ok|fail|skip
+#	suite	SUITE	ok|fail|skip	(KUnit: a suite's own result)
 #	cfi	SUITE	<the "CFI failure at ..." line>	(SUITE: the suite running, or -)
 #	plan	N	(suites announced at the top level; 0 if KUnit never started)
 #	done	N	(suites that reported a result)
@@ -117,7 +118,11 @@ BEGIN { plan = 0; ndone = 0; suite = "-"; last = "-"; started = 0; ksft = 0 }
 		printf "case\t%s.%s\t%s\n", suite, name_of(body), verdict(body)
 		next
 	}
-	if (d == 0 && body ~ /^(not )?ok [0-9]+ /) { ndone++; suite = "-"; next }
+	if (d == 0 && body ~ /^(not )?ok [0-9]+ /) {
+		printf "suite\t%s\t%s\n", name_of(body), verdict(body)
+		ndone++; suite = "-"
+		next
+	}
 	if (line ~ /CFI failure at /) {
 		sub(/.*CFI failure at /, "CFI failure at ", line)
 		printf "cfi\t%s\t%s\n", suite == "-" ? last : suite, line

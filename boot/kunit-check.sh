@@ -21,7 +21,9 @@
 # CFI_CLANG (trapping) for kcfi-gcc and clang-19.  Tests QEMU cannot run are listed, with the reason, in
 # boot/config/kunit/explained.tsv (also doc/kernel.md 8).
 # Consoles: boot/out/kunit/<arch>/console-<compiler>.log; per-case results
-# next to them (<compiler>.results).  Per arch one line:
+# next to them (<compiler>.results).  Per arch a table (suites, cases and
+# CFI failures per compiler; the cases kcfi-gcc and gcc differ on), then
+# one line:
 #   kunit ARCH: kcfi-gcc ok A, not ok B, skipped C, cfi F; gcc ok ..;
 #   clang-19 ok .., cfi F3; unexplained D
 # D counts the test cases whose result differs between kcfi-gcc and gcc,
@@ -176,6 +178,7 @@ for arch in $KUNIT_ARCHES; do
 	unset said
 done
 echo
+for arch in $KUNIT_ARCHES; do [ -d "$OUT/$arch" ] && table kunit "$arch"; done
 for l in "${lines[@]}"; do echo "$l"; done
 show_unexplained $KUNIT_ARCHES
 exit $status

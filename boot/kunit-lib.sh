@@ -132,6 +132,60 @@ arch_line() {
 	return $rc
 }
 
+# table WHAT ARCH: ARCH's results per compiler as a table -- suites (KUnit's
+# own verdicts; kselftest has none apart from its programs), cases, CFI
+# failures -- and then every case whose result differs between kcfi-gcc
+# and gcc, with explained.tsv's reason where it gives one.  To stdout.
+table() {
+	local what=$1 arch=$2 dir=$OUT/$2
+	echo "$what $arch:"
+	awk -F'\t' -v dir="$dir" '
+		BEGIN {
+			printf "  %-9s %8s %7s %8s  %8s %7s %8s  %4s\n", "", "suites ok", "not ok", "skipped",
+				"cases ok", "not ok", "skipped", "cfi"
+			n = split("kcfi-gcc gcc clang-19", ccs, " ")
+			for (i = 1; i <= n; i++) {
+				f = dir "/" ccs[i] ".results"
+				delete c
+				have = 0
+				while ((getline l < f) > 0) {
+					have = 1
+					split(l, x, "\t")
+					c[x[1] "." x[3]]++
+					if (x[1] == "cfi") c["cfi"]++
+				}
+				close(f)
+				if (!have) { printf "  %-9s no results\n", ccs[i]; continue }
+				s = c["suite.ok"] + c["suite.fail"] + c["suite.skip"]
+				printf "  %-9s %8s %7s %8s  %8d %7d %8d  %4s\n", ccs[i],
+					s ? c["suite.ok"] + 0 : "-", s ? c["suite.fail"] + 0 : "-",
+					s ? c["suite.skip"] + 0 : "-", c["case.ok"], c["case.fail"],
+					c["case.skip"], ccs[i] == "gcc" ? "-" : c["cfi"] + 0
+			}
+		}'
+	[ -f "$dir/kcfi-gcc.results" ] && [ -f "$dir/gcc.results" ] || return 0
+	awk -F'\t' -v arch="$arch" -v EX="$EXPLAINED" -v K="$dir/kcfi-gcc.results" -v G="$dir/gcc.results" '
+		function load(file, r,   l, x) {
+			while ((getline l < file) > 0) { split(l, x, "\t"); if (x[1] == "case") r[x[2]] = x[3] }
+		}
+		BEGIN {
+			while ((getline l < EX) > 0) {
+				if (l ~ /^#/ || l == "") continue
+				split(l, x, "\t")
+				if (x[1] == arch || x[1] == "*") why[x[2]] = x[3]
+			}
+			load(K, k); load(G, g)
+			for (t in k) if (!(t in g) || g[t] != k[t]) d[t] = 1
+			for (t in g) if (!(t in k)) d[t] = 1
+			for (t in d) {
+				printf "  differs: %s kcfi-gcc %s, gcc %s%s\n", t, t in k ? k[t] : "absent",
+					t in g ? g[t] : "absent", t in why ? " (explained: " why[t] ")" : ""
+				nd++
+			}
+			if (!nd) print "  kcfi-gcc and gcc: the same result in every case"
+		}' | sort
+}
+
 # show_unexplained ARCH...: each architecture's list of differences, if any.
 show_unexplained() {
 	local arch

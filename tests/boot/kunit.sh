@@ -57,7 +57,7 @@ cp "$T/g.results" "$OUT/x86_64/gcc.results"
 cp "$T/c.results" "$OUT/x86_64/clang-19.results"
 printf '# nothing explained\n' > "$EXPLAINED"
 
-printf 'case\talpha.alpha_one\tok\ncase\talpha.alpha_two\tskip\ncase\talpha.alpha_params\tok\ncfi\tbeta\t%s\ncase\tbeta.beta_one\tfail\ncase\tbeta.beta_two\tok\nplan\t2\ndone\t2\nlast\tbeta\n' "$CFI" > "$T/k.want"
+printf 'case\talpha.alpha_one\tok\ncase\talpha.alpha_two\tskip\ncase\talpha.alpha_params\tok\nsuite\talpha\tok\ncfi\tbeta\t%s\ncase\tbeta.beta_one\tfail\ncase\tbeta.beta_two\tok\nsuite\tbeta\tfail\nplan\t2\ndone\t2\nlast\tbeta\n' "$CFI" > "$T/k.want"
 check "ktap.awk: one line per case (a parameterized case once), the CFI failure in its suite, the totals" \
 	cmp "$T/k.want" "$T/k.results"
 
@@ -123,6 +123,20 @@ check "unexplained: a case gcc never ran is named" sh -c \
 # last run left: the line shows them as such, not as "not run".
 check "arch_line: compilers left out of this run show their earlier results, marked" sh -c \
 	"[ \"\$(bash -c \"$L; declare -A said=([kcfi-gcc]=now); earlier_runs x86_64 kcfi-gcc; arch_line kunit x86_64\")\" = 'kunit x86_64: kcfi-gcc now; gcc ok 3, not ok 0, skipped 1 (earlier run); clang-19 ok 3, not ok 1, skipped 1, cfi 1 (earlier run); unexplained 1' ]"
+# The table: suites and cases per compiler, CFI failures, and each case
+# kcfi-gcc and gcc disagree on, with its explanation when it has one.
+bash -c "$L; table kunit x86_64" > "$T/table"
+cat > "$T/table.want" <<-EOT
+	kunit x86_64:
+	            suites ok  not ok  skipped  cases ok  not ok  skipped   cfi
+	  kcfi-gcc         1       1        0         3       1        1     1
+	  gcc              1       1        0         3       0        1     -
+	  clang-19         1       1        0         3       1        1     1
+	  differs: beta.beta_one kcfi-gcc fail, gcc ok (explained: foo)
+	  differs: beta.beta_two kcfi-gcc ok, gcc absent
+EOT
+check "table: suites, cases and CFI failures per compiler; the cases kcfi-gcc and gcc differ on" \
+	diff -u "$T/table.want" "$T/table"
 # A clang-19 kernel needs LLVM 19's binary tools too (LLVM=-19): without one
 # the harness stops before extracting or building anything, and says which.
 mkdir "$T/path"
