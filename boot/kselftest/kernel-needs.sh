@@ -13,7 +13,8 @@ kernel_lacks() {
 		    "PROC_FS:the runner and most programs read /proc" \
 		    "DEVTMPFS:init mounts /dev" "MULTIUSER:the programs change uid" \
 		    "FUTEX:futex and the threaded programs" \
-		    "$([ "$OUTDEV" = /dev/hvc0 ] && echo "VIRTIO_CONSOLE:the programs' output channel, hvc0")"; do
+		    "$([ "$OUTDEV" = /dev/hvc0 ] && echo "VIRTIO_CONSOLE:the programs' output channel, hvc0")" \
+		    "$(grep -q '^CONFIG_64BIT=y' "$c" || echo "COMPAT_32BIT_TIME:a 32-bit glibc makes the 32-bit time calls (sleep, nanosleep) whenever the time fits")"; do
 		[ -n "$need" ] || continue
 		grep -q "^CONFIG_${need%%:*}=y" "$c" || { echo "CONFIG_${need%%:*} (${need#*:})"; return; }
 	done

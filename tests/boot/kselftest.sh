@@ -141,7 +141,7 @@ check "the per-arch line: counts, a missing kernel by name, unexplained D (and a
 # What a kernel must have before the harness builds and boots anything for
 # it: each missing option named with its reason, the virtio console only
 # where the programs' output goes there (hvc0, not x86_64's ttyS1).
-full='CONFIG_BLK_DEV_INITRD=y CONFIG_BINFMT_SCRIPT=y CONFIG_PROC_FS=y CONFIG_DEVTMPFS=y CONFIG_MULTIUSER=y CONFIG_FUTEX=y'
+full='CONFIG_64BIT=y CONFIG_BLK_DEV_INITRD=y CONFIG_BINFMT_SCRIPT=y CONFIG_PROC_FS=y CONFIG_DEVTMPFS=y CONFIG_MULTIUSER=y CONFIG_FUTEX=y'
 printf '%s\n' $full > "$T/full.config"
 printf '%s\n' $full | grep -v PROC_FS > "$T/noproc.config"
 printf '# CONFIG_PROC_FS is not set\n' >> "$T/noproc.config"
@@ -156,6 +156,9 @@ check "kernel_lacks: PROC_FS named, with why" lacks_is /dev/ttyS1 "$T/noproc.con
 	"CONFIG_PROC_FS (the runner and most programs read /proc)"
 check "kernel_lacks: the virtio console, where the output goes to hvc0" lacks_is /dev/hvc0 "$T/full.config" \
 	"CONFIG_VIRTIO_CONSOLE (the programs' output channel, hvc0)"
+printf '%s\n' $full | grep -v 64BIT > "$T/32bit.config"
+check "kernel_lacks: a 32-bit kernel without the 32-bit time calls glibc makes" lacks_is /dev/ttyS1 "$T/32bit.config" \
+	"CONFIG_COMPAT_32BIT_TIME (a 32-bit glibc makes the 32-bit time calls (sleep, nanosleep) whenever the time fits)"
 # arm's KUnit kernels start from tinyconfig, where everything is off unless a
 # fragment asks for it: the fragments kunit-check uses for arm must ask for
 # all the selftests need (kunit-check's own check_config then sees that
