@@ -136,7 +136,13 @@ check "unexplained: a test_verifier program that fails under kcfi-gcc only, unde
 check "the per-arch line: counts, a missing kernel by name, unexplained D (and a failure status)" bash -c \
 	"$L; declare -A said=([kcfi-gcc]='ok 2, not ok 0, skipped 1, cfi 0' [gcc]='ok 2, not ok 0, skipped 1' [clang-19]='no kernel');
 	 l=\$(arch_line kselftest x86_64); rc=\$?;
-	 [ \"\$l\" = 'kselftest x86_64: kcfi-gcc ok 2, not ok 0, skipped 1, cfi 0; gcc ok 2, not ok 0, skipped 1; clang-19 no kernel; unexplained 1' ] && [ \$rc -eq 1 ]"
+	 [ \"\$l\" = 'kselftest x86_64: kcfi-gcc ok 2, not ok 0, skipped 1, cfi 0; gcc ok 2, not ok 0, skipped 1; clang-19 no kernel; unexplained 1 (no test passed on gcc'\''s kernel: the comparison says nothing)' ] && [ \$rc -eq 1 ]"
+# Both kernels failing everything agree, and that proves nothing: an
+# initramfs or configuration that breaks every program must fail the run.
+ktap "$T/tv.log" > "$OUT/x86_64/kcfi-gcc.results"
+check "the per-arch line: nothing passed on gcc's kernel fails the run, though nothing differs" bash -c \
+	"$L; declare -A said=([kcfi-gcc]=k [gcc]=g [clang-19]=c); l=\$(arch_line kselftest x86_64); rc=\$?;
+	 [ \"\$l\" = 'kselftest x86_64: kcfi-gcc k; gcc g; clang-19 c; unexplained 0 (no test passed on gcc'\''s kernel: the comparison says nothing)' ] && [ \$rc -eq 1 ]"
 
 # What a kernel must have before the harness builds and boots anything for
 # it: each missing option named with its reason, the virtio console only
