@@ -212,20 +212,29 @@ static int func_cmp(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* Function symbols, and the __cfi_ symbols of preambles whatever their
+ * type: Linux's and kcfi-as's are STT_NOTYPE, and a walk must know where
+ * each preamble starts. */
+static bool indexed_function(const struct audit_file *f, const struct symbol *y)
+{
+	if (y->shndx == 0 || y->shndx >= f->nsecs || y->value == UINT64_MAX)
+		return false;
+	return y->type == STT_FUNC ||
+	       (y->type == STT_NOTYPE && !strncmp(y->name, "__cfi_", 6));
+}
+
 static void index_functions(struct audit_file *f)
 {
-	for (size_t k = 0; k < f->nsyms; k++) {
-		const struct symbol *y = &f->syms[k];
-		if (y->type == STT_FUNC && y->shndx > 0 && y->shndx < f->nsecs && y->value != UINT64_MAX)
-			f->secs[y->shndx].nfuncs++;
-	}
+	for (size_t k = 0; k < f->nsyms; k++)
+		if (indexed_function(f, &f->syms[k]))
+			f->secs[f->syms[k].shndx].nfuncs++;
 	for (size_t i = 0; i < f->nsecs; i++) {
 		f->secs[i].funcs = xcalloc(f->secs[i].nfuncs, sizeof(size_t));
 		f->secs[i].nfuncs = 0;
 	}
 	for (size_t k = 0; k < f->nsyms; k++) {
 		const struct symbol *y = &f->syms[k];
-		if (y->type == STT_FUNC && y->shndx > 0 && y->shndx < f->nsecs && y->value != UINT64_MAX) {
+		if (indexed_function(f, y)) {
 			struct section *s = &f->secs[y->shndx];
 			s->funcs[s->nfuncs++] = k;
 		}

@@ -43,14 +43,17 @@ done
 
 # -- a preamble's id word is data -------------------------------------------
 # On riscv64 an id word can look like an indirect branch: c.jr and c.jalr in
-# either half, a 32-bit jalr in the whole word (about 1 id in 1,000).  The
+# either half, a 32-bit jalr in the whole word (311 of 37,725 preambles
+# of the riscv64 KUnit kernel).  The
 # sweep must step over the word at each __cfi_ symbol, not count a branch.
 for t in $TS; do
 	[ "${t%%-*}" = riscv64 ] || continue
 	{
 		printf '\t.text\n'
+		# Typed as functions or not: Linux's and kcfi-as's are untyped.
 		for w in 0x12348302 0x93020001 0x00030067 0x000300e7; do
-			printf '\t.type __cfi_f%s, @function\n__cfi_f%s:\n\t.word %s\n' $w $w $w
+			case $w in 0x1*|0x9*) printf '\t.type __cfi_f%s, @function\n' $w ;; esac
+			printf '__cfi_f%s:\n\t.word %s\n' $w $w
 			printf '\t.globl f%s\n\t.type f%s, @function\nf%s:\n\tret\n' $w $w $w
 		done
 	} > "$T/idwords.s"
