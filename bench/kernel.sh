@@ -490,8 +490,15 @@ printf '%-46s %-16s %-10s %s\n' "per-unit kcfi-gcc/gcc p90 (median, worst)" "$P9
 printf '%-46s %-16s %-10s %s\n' "  the same, gcc with kcfi-gcc's flags" "${P90S:-n/a} (${MEDS:-n/a}, ${WORSTS:-n/a})" "<= 1.05" "$(verdict "${P90S:-n/a} <= 1.05")"
 printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/clang-nocfi, ours beside" "$RC vs $R1" "ours lower" "$(verdict "$R1 < $RC")"
 printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/gcc" "$R2" "-" "-"
-printf '%-46s %-16s %-10s %s\n' ".text growth ours vs clang" "$G1% vs $G2%" "ours <=" "$(verdict "$G1 <= $G2")"
-printf '%-46s %-16s %-10s %s\n' "  of it KCFI's own code, same config" "$GK1% vs $GK2%" "ours <=" "$(verdict "$GK1 <= $GK2")"
+# The goals are in bytes (doc/performance.md): KCFI's own code at the same
+# configuration, and the finished kernel.  The growth in % is reported: the
+# configuration's part of it is the compiler's, and the two compilers'
+# bases differ.
+KB1=$(bytes "$TK" "$TGX") KB2=$(bytes "$TCC" "$TCX")
+printf '%-46s %-16s %-10s %s\n' "KCFI's own bytes, same config, ours vs clang" "$KB1 vs $KB2" "ours <=" "$(verdict "$KB1 <= $KB2")"
+printf '%-46s %-16s %-10s %s\n' "CFI kernel .text bytes ours vs clang" "$TK vs $TCC" "ours <=" "$(verdict "$TK <= $TCC")"
+printf '%-46s %-16s %-10s %s\n' ".text growth ours vs clang (config + KCFI)" "$G1% vs $G2%" "-" "-"
+printf '%-46s %-16s %-10s %s\n' "  of it KCFI's own code" "$GK1% vs $GK2%" "-" "-"
 printf '%-46s %-16s %-10s %s\n' "checked-call instructions ours vs clang" "$CALL_OURS vs $CALL_CLANG" "ours <=" "$(verdict "${CALL_OURS:-n/a} <= ${CALL_CLANG:-n/a}")"
 printf '%-46s %-16s %-10s %s\n' "checks starting with a mov to %r11 ours vs clang" "$FK1 vs $FC1" "ours <=" "$(verdict "${FK1:-n/a} <= ${FC1:-n/a}")"
 printf '%-46s %-16s %-10s %s\n' "  register copies into %r11 before a check" "$CPK vs $CPC" "ours <=" "$(verdict "${CPK:-n/a} <= ${CPC:-n/a}")"
