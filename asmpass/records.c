@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "common/exempt.h"
 #include "asmpass/records.h"
@@ -36,4 +37,31 @@ void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r)
 {
 	record_label(out, n);
 	record_exempt(out, ptr_bits, n, n, r);
+}
+
+void record_type_names_begin(struct sink *out)
+{
+	sink_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n");
+}
+
+void record_type_name(struct sink *out, uint32_t id, const char *name)
+{
+	size_t len = strlen(name), recs = KCFI_TYPE_NAME_RECORDS(len);
+	sink_printf(out, "\t.quad\t%u, %zu, %u\n\t.ascii\t\"", (unsigned)id, recs,
+		    (unsigned)KCFI_TYPE_NAME);
+	/* Mangled names are [A-Za-z0-9_.]; anything else is escaped rather
+	 * than trusted to the assembler's string syntax. */
+	for (const char *c = name; *c; c++) {
+		unsigned char u = (unsigned char)*c;
+		if (u >= 0x20 && u < 0x7f && u != '"' && u != '\\')
+			sink_printf(out, "%c", u);
+		else
+			sink_printf(out, "\\%03o", u);
+	}
+	sink_printf(out, "\"\n\t.zero\t%zu\n", recs * KCFI_EXEMPT_RECORD_SIZE - len);
+}
+
+void record_type_names_end(struct sink *out)
+{
+	sink_printf(out, "\t.popsection\n");
 }

@@ -4,6 +4,8 @@
 #ifndef KCFI_ASMPASS_RECORDS_H
 #define KCFI_ASMPASS_RECORDS_H
 
+#include <stdint.h>
+
 #include "asmpass/sink.h"
 #include "asmpass/stmt.h"
 
@@ -19,5 +21,11 @@ void record_exempt(struct buf *out, unsigned ptr_bits, unsigned start, unsigned 
 /* Label N and its record, in front of a branch left unchecked on purpose,
  * for reason R. */
 void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r);
+
+/* The KCFI_TYPE_NAME records, which name the type behind an id for
+ * kcfi-audit: BEGIN, one record_type_name() per distinct id and name, END. */
+void record_type_names_begin(struct sink *out);
+void record_type_name(struct sink *out, uint32_t id, const char *name);
+void record_type_names_end(struct sink *out);
 
 #endif

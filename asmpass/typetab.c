@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "asmpass/arch.h"
-#include "common/exempt.h"
+#include "asmpass/records.h"
 #include "asmpass/sink.h"
 #include "asmpass/typetab.h"
 
@@ -120,24 +120,10 @@ void typetab_write_names(const struct typetab *t, struct sink *out,
 				arch_code_id(arch, t->v[i].id), t->v[i].mangled };
 	/* Type numbers are per prototype spelling: several may share an id. */
 	qsort(v, n, sizeof(*v), name_cmp);
-	sink_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n");
-	for (size_t i = 0; i < n; i++) {
-		if (i && !name_cmp(&v[i - 1], &v[i]))
-			continue;
-		size_t len = strlen(v[i].name), recs = KCFI_TYPE_NAME_RECORDS(len);
-		sink_printf(out, "\t.quad\t%u, %zu, %u\n\t.ascii\t\"", (unsigned)v[i].id, recs,
-			    (unsigned)KCFI_TYPE_NAME);
-		/* Mangled names are [A-Za-z0-9_.]; anything else is escaped
-		 * rather than trusted to the assembler's string syntax. */
-		for (const char *c = v[i].name; *c; c++) {
-			unsigned char u = (unsigned char)*c;
-			if (u >= 0x20 && u < 0x7f && u != '"' && u != '\\')
-				sink_printf(out, "%c", u);
-			else
-				sink_printf(out, "\\%03o", u);
-		}
-		sink_printf(out, "\"\n\t.zero\t%zu\n", recs * KCFI_EXEMPT_RECORD_SIZE - len);
-	}
-	sink_printf(out, "\t.popsection\n");
+	record_type_names_begin(out);
+	for (size_t i = 0; i < n; i++)
+		if (!i || name_cmp(&v[i - 1], &v[i]))
+			record_type_name(out, v[i].id, v[i].name);
+	record_type_names_end(out);
 	free(v);
 }
