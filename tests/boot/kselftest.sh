@@ -144,6 +144,26 @@ check "the per-arch line: nothing passed on gcc's kernel fails the run, though n
 	"$L; declare -A said=([kcfi-gcc]=k [gcc]=g [clang-19]=c); l=\$(arch_line kselftest x86_64); rc=\$?;
 	 [ \"\$l\" = 'kselftest x86_64: kcfi-gcc k; gcc g; clang-19 c; unexplained 0 (no test passed on gcc'\''s kernel: the comparison says nothing)' ] && [ \$rc -eq 1 ]"
 
+# The initramfs's timeout (boot/kselftest/timeout), as the runner calls it:
+# a test that leaves a child holding the output pipe is stopped with its
+# children at SECS, and 124 says so; a test that ends passes its status on
+# at once, its output pipe closed behind it.
+TO=$B/kselftest/timeout
+SHS=sh
+command -v busybox >/dev/null && SHS="sh busybox"
+for sh in $SHS; do
+	[ $sh = busybox ] && run="busybox sh" || run=sh
+	check "timeout ($run): a test whose child holds the pipe stops at SECS with its children, 124" bash -c \
+		"s=\$(date +%s); $run '$TO' --foreground 1 $run '$TO' 1 sh -c 'sleep 61 & sleep 61' | cat;
+		 rc=\${PIPESTATUS[0]}; [ \$rc = 124 ] && [ \$(( \$(date +%s) - s )) -le 5 ] && ! pgrep -f '^sleep 61\$' >/dev/null"
+	check "timeout ($run): a test's own status, at once" sh -c \
+		"s=\$(date +%s); out=\$($run '$TO' --foreground 30 $run '$TO' 30 sh -c 'echo hi; exit 3'; echo \" rc \$?\");
+		 [ \"\$out\" = 'hi rc 3' ] || [ \"\$out\" = \"hi
+ rc 3\" ] && [ \$(( \$(date +%s) - s )) -le 3 ]"
+	check "timeout ($run): 124 when the time ran out" sh -c \
+		"$run '$TO' 1 sleep 30; [ \$? = 124 ]"
+done
+
 # What a kernel must have before the harness builds and boots anything for
 # it: each missing option named with its reason, the virtio console only
 # where the programs' output goes there (hvc0, not x86_64's ttyS1).
