@@ -18,8 +18,9 @@
 # Configuration: the arch's defconfig plus boot/config/defconfig/* (arm: the
 # boot matrix's tinyconfig-based arm kernel, Thumb-2, plus
 # boot/config/kunit/arm.config) plus boot/config/kunit/common.config, and
-# CFI_CLANG (trapping) for kcfi-gcc and clang-19.  Tests QEMU cannot run are listed, with the reason, in
-# boot/config/kunit/explained.tsv (also doc/kernel.md 8).
+# CFI_CLANG (trapping) for kcfi-gcc and clang-19.  Tests QEMU cannot run are
+# listed, with the reason, in boot/config/kunit/explained.tsv (also
+# doc/kernel.md 8).
 # Consoles: boot/out/kunit/<arch>/console-<compiler>.log; per-case results
 # next to them (<compiler>.results).  Per arch a table (suites, cases and
 # CFI failures per compiler; the cases kcfi-gcc and gcc differ on), then
@@ -73,7 +74,7 @@ mkdir -p "$CACHE/tools"
 # build ARCH COMPILER: configure and build the image in a fixed directory,
 # cached by everything it depends on; sets IMG (the image) and CONFIG.
 build() {
-	local arch=$1 cc=$2 O=$CACHE/kunit/$1-$2 base=defconfig frags=() mk
+	local arch=$1 cc=$2 O=$CACHE/kunit/$1-$2 base=defconfig frags=() want=() mk
 	arch_vars "$arch" || return 1
 	if [ "$arch" = arm ]; then
 		base=allnoconfig
@@ -82,9 +83,11 @@ build() {
 	else
 		frags=("$here/config/defconfig/common.config" "$here/config/defconfig/$arch.config")
 	fi
-	frags+=("$here/config/kunit/common.config")
-	[ "$arch" = arm ] && frags+=("$here/config/kunit/arm.config")
-	[ "$cc" = gcc ] || frags+=("$here/config/cfi.config")
+	# Ours, which must survive Kconfig (check_config below).
+	want=("$here/config/kunit/common.config")
+	[ "$arch" = arm ] && want+=("$here/config/kunit/arm.config")
+	[ "$cc" = gcc ] || want+=("$here/config/cfi.config")
+	frags+=("${want[@]}")
 	mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	case $cc in
 	kcfi-gcc)
@@ -118,9 +121,6 @@ build() {
 	else
 		(cd "$O" && "${mk[@]}" defconfig && cat "$O/allconfig.frag" >> "$O/.config" && "${mk[@]}" olddefconfig)
 	fi > "$O/config.log" 2>&1 || { log "$arch/$cc: configuration failed, see $O/config.log"; return 1; }
-	local want=("$here/config/kunit/common.config")
-	[ "$arch" = arm ] && want+=("$here/config/kunit/arm.config")
-	[ "$cc" = gcc ] || want+=("$here/config/cfi.config")
 	check_config "$O/.config" "${want[@]}" || { log "$arch/$cc: the fragments did not survive Kconfig"; return 1; }
 	echo "$key" > "$O/kunit-key.configured"
 	make_image "$arch" "$cc" "$O" "$key"
