@@ -144,5 +144,6 @@ bool kcfi_checked_call_p (rtx_insn *call);
 unsigned kcfi_pin_call_targets (function *);	/* call-reg.cc */
 extern int kcfi_call_regno;		/* -fplugin-arg-kcfi-call-reg=REG */
 int kcfi_parse_call_reg (const char *name);
+unsigned kcfi_early_call_targets (function *);	/* early-target.cc */
 
 #endif

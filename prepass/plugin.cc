@@ -19,6 +19,7 @@
  *   after "expand"             call markers                    rtl-passes.cc
  *   before "ira"               checked calls' targets into the call-reg.cc
  *                              register kcfi-gcc names
+ *   after "sched2"             their targets set early         early-target.cc
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
  *   PLUGIN_PRAGMAS (cc1, C),   typeinfo builtin macros         typeinfo.cc
@@ -569,6 +570,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
     (name, "kcfi_mark", PROP_rtl, "expand", PASS_POS_INSERT_AFTER);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_pin_call_targets>
     (name, "kcfi_call_reg", PROP_rtl, "ira", PASS_POS_INSERT_BEFORE);
+  add_pass<RTL_PASS, rtl_opt_pass, kcfi_early_call_targets>
+    (name, "kcfi_early_target", PROP_rtl, "sched2", PASS_POS_INSERT_AFTER);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_emit_directives>
     (name, "kcfi_emit", PROP_rtl, "shorten", PASS_POS_INSERT_BEFORE);
   return 0;

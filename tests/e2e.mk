@@ -20,6 +20,8 @@
 #   retpoline    -mindirect-branch=thunk / thunk-inline: link, run, trap
 #   call-reg     behind retpolines targets are loaded into %r11 (no move
 #                before the check), run; reserved r11 refused
+#   early-target the target's load goes above the argument set-up, never
+#                above a store, an asm or its address; -g same code; run
 #   profile      -pg, -p, -mfentry in a PIE: build, run, trap
 #   nested       GNU C nested functions: taking the address is refused (with
 #                the no_sanitize("kcfi") opt-out, run); direct calls run
@@ -57,6 +59,7 @@ E2E_TESTS = \
 	tests/e2e/regs.sh \
 	tests/e2e/retpoline.sh \
 	tests/e2e/call-reg.sh \
+	tests/e2e/early-target.sh \
 	tests/e2e/profile.sh \
 	tests/e2e/nested.sh \
 	tests/e2e/refused.sh \
@@ -76,7 +79,7 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/qualifiers-run.c tests/e2e/salt-run.c tests/e2e/addrspace-run.c \
 	tests/e2e/generalize-run.c tests/e2e/arity.c \
 	tests/e2e/regs-chain.c tests/e2e/regs-fixed.c \
-	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c tests/e2e/call-reg.c \
+	tests/e2e/retpoline-run.c tests/e2e/retpoline-peer.c tests/e2e/nested.c tests/e2e/call-reg.c tests/e2e/early-target.c \
 	tests/e2e/extern-stubs-run.c tests/e2e/extern-stubs-peer.c \
 	tests/e2e/i386.h tests/e2e/i386-main.c tests/e2e/i386-callers.c \
 	tests/e2e/i386-targets.c \
