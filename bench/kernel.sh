@@ -485,10 +485,13 @@ echo "Instructions of one loop iteration (a call through a pointer); checked min
 sed 's/^/  /' "$CACHE/calls.txt"
 echo
 printf '%-46s %-16s %-10s %s\n' metric measured goal verdict
-printf '%-46s %-16s %-10s %s\n' "build CPU kcfi-gcc/gcc" "$R1" "<= 1.01" "$(verdict "$R1 <= 1.01")"
-printf '%-46s %-16s %-10s %s\n' "per-unit kcfi-gcc/gcc p90 (median, worst)" "$P90 ($MED, $WORST)" "<= 1.05" "$(verdict "$P90 <= 1.05")"
-printf '%-46s %-16s %-10s %s\n' "  the same, gcc with kcfi-gcc's flags" "${P90S:-n/a} (${MEDS:-n/a}, ${WORSTS:-n/a})" "<= 1.05" "$(verdict "${P90S:-n/a} <= 1.05")"
-printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/clang-nocfi, ours beside" "$RC vs $R1" "ours lower" "$(verdict "$R1 < $RC")"
+# CPU time swings 20-30 % between identical compiles on this VM, more than
+# the cost measured: the compile-cost goals are judged on instruction
+# counts (make bench-units, total <= 1.01, p90 <= 1.03); CPU is reported.
+printf '%-46s %-16s %-10s %s\n' "build CPU kcfi-gcc/gcc" "$R1" "-" "reported; goal: make bench-units"
+printf '%-46s %-16s %-10s %s\n' "per-unit CPU kcfi-gcc/gcc p90 (median, worst)" "$P90 ($MED, $WORST)" "-" "reported; goal: make bench-units"
+printf '%-46s %-16s %-10s %s\n' "  the same, gcc with kcfi-gcc's flags" "${P90S:-n/a} (${MEDS:-n/a}, ${WORSTS:-n/a})" "-" "-"
+printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/clang-nocfi, ours beside" "$RC vs $R1" "-" "-"
 printf '%-46s %-16s %-10s %s\n' "build CPU clang-cfi/gcc" "$R2" "-" "-"
 # The goals are in bytes (doc/performance.md): KCFI's own code at the same
 # configuration, and the finished kernel.  The growth in % is reported: the
