@@ -90,6 +90,31 @@ can_pass_p (rtx_insn *setter, rtx reg, rtx_insn *p)
 	 && !modified_in_p (src, p);
 }
 
+/* SETTER is about to go above TOP.  A register it reads for the last time
+   (REG_DEAD) may still be read by the insns it passes: the death goes to
+   the last of them, so that no pass after this one sees a stale note.  */
+static void
+move_deaths (rtx_insn *setter, rtx_insn *top)
+{
+  rtx next;
+  for (rtx note = REG_NOTES (setter); note; note = next)
+    {
+      next = XEXP (note, 1);
+      if (REG_NOTE_KIND (note) != REG_DEAD)
+	continue;
+      rtx_insn *last = NULL;
+      for (rtx_insn *p = top; p != setter; p = NEXT_INSN (p))
+	if (NONDEBUG_INSN_P (p)
+	    && reg_overlap_mentioned_p (XEXP (note, 0), PATTERN (p)))
+	  last = p;
+      if (last)
+	{
+	  remove_note (setter, note);
+	  add_reg_note (last, REG_DEAD, XEXP (note, 0));
+	}
+    }
+}
+
 /* Move SETTER of REG above the ordinary insns before it.  */
 static void
 hoist (rtx_insn *setter, rtx reg)
@@ -114,6 +139,7 @@ hoist (rtx_insn *setter, rtx reg)
 	INSN_VAR_LOCATION_LOC (d) = gen_rtx_UNKNOWN_VAR_LOC ();
 	df_insn_rescan_debug_internal (d);
       }
+  move_deaths (setter, top);
   reorder_insns (setter, setter, PREV_INSN (top));
 }
 
