@@ -64,7 +64,7 @@ die() { log "$*"; exit 1; }
 need_tools() {
 	local p missing=()
 	local -A pkg=([gcc]=gcc [$CLANG]=$CLANG [make]=make [flex]=flex [bison]=bison
-		[bc]=bc [/usr/bin/time]=time [size]=binutils [as]=binutils [objdump]=binutils [awk]=mawk
+		[bc]=bc [/usr/bin/time]=time [setarch]=util-linux [size]=binutils [as]=binutils [objdump]=binutils [awk]=mawk
 		[valgrind]=valgrind [qemu-aarch64]=qemu-user [qemu-riscv64]=qemu-user
 		[aarch64-linux-gnu-gcc]=gcc-aarch64-linux-gnu
 		[riscv64-linux-gnu-gcc]=gcc-riscv64-linux-gnu)
@@ -350,10 +350,13 @@ peak_rss() {
 	argv_of kcfi-gcc "$obj" -S "$tmp/big.s" && (cd "$KTREE" && "${ARGV[@]}") || return 1
 	"$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble --kcfi-save="$tmp/big-r.s" \
 		-o "$tmp/big.o" "$tmp/big.s" || return 1
+	# Without address-space randomization: with it, gas's peak on one input
+	# moves by up to 200 KB from run to run, more than is compared.
+	local norand=(setarch "$(uname -m)" -R)
 	for _ in $(seq "$REPS"); do
-		k+=("$(/usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" -o "$tmp/big.o" "$tmp/big.s" 2>&1 | tail -1)")
-		g+=("$(/usr/bin/time -f %M as "${GASARGV[@]}" -o "$tmp/big.o" "$tmp/big-r.s" 2>&1 | tail -1)")
-		w+=("$(/usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble \
+		k+=("$("${norand[@]}" /usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" -o "$tmp/big.o" "$tmp/big.s" 2>&1 | tail -1)")
+		g+=("$("${norand[@]}" /usr/bin/time -f %M as "${GASARGV[@]}" -o "$tmp/big.o" "$tmp/big-r.s" 2>&1 | tail -1)")
+		w+=("$("${norand[@]}" /usr/bin/time -f %M "$build/kcfi-as" "${KASARGV[@]}" --kcfi-no-assemble \
 			--kcfi-save="$tmp/big-w.s" -o "$tmp/big.o" "$tmp/big.s" 2>&1 | tail -1)")
 	done
 	RSS_REWRITE=$(printf '%s\n' "${w[@]}" | sort -n | head -1)

@@ -27,6 +27,13 @@ long after_store(struct ops *o, long (**p)(long), long (*f)(long), long v)
 	return o->one(v + 5);
 }
 
+/* A load passes no volatile access (READ_ONCE). */
+long after_volatile(struct ops *o, long v)
+{
+	long seen = *(volatile long *)&o->seen;
+	return o->one(v + seen);
+}
+
 /* Nothing passes an asm. */
 long after_asm(struct ops *o, long v)
 {
@@ -56,6 +63,9 @@ int main(void)
 	/* The store replaces the target: the call must see the new one. */
 	if (after_store(&o[0], &o[0].one, twice, 4) != 2 * (4 + 5))
 		return 3;
+	o[1].seen = 3;
+	if (after_volatile(&o[1], 4) != 14)
+		return 6;
 	if (after_asm(&o[1], 4) != 24)
 		return 4;
 	if (indexed(o, 1, 8) != -7 || indexed(o, 0, 8) != 14)

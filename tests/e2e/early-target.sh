@@ -2,8 +2,9 @@
 # The insn that sets a checked call's target goes above the argument set-up
 # (prepass/early-target.cc), so the check's load of the type id does not
 # wait on a load right before it: kernel flags, -Os (no scheduler) and -O2.
-# It stays below a store that may alias its load, an asm and the write of
-# its address; -g changes no code; the programs compute the same.
+# It stays below a store that may alias its load, a volatile load, an asm
+# and the write of its address; -g changes no code; the programs compute
+# the same.
 . "$top_srcdir/tests/e2e/lib.sh"
 
 KFLAGS="-mindirect-branch=thunk-extern -mindirect-branch-register -mcmodel=kernel -fno-pic -fpatchable-function-entry=11,11"
@@ -45,6 +46,9 @@ for o in -Os -O2; do
 	st=$(line_of "$k" after_store '^mov %r[a-z0-9]+,\(%r[a-z0-9]+\)$')
 	ld=$(line_of "$k" after_store "$target_load")
 	check "$o after_store: the load stays below the store ($st < $ld)" sh -c "[ $st -gt 0 ] && [ $st -lt $ld ]"
+	vo=$(line_of "$k" after_volatile '^mov 0x10\(%r[a-z0-9]+\),%r[a-z0-9]+$')
+	ld=$(line_of "$k" after_volatile "$target_load")
+	check "$o after_volatile: the load stays below the volatile load ($vo < $ld)" sh -c "[ $vo -gt 0 ] && [ $vo -lt $ld ]"
 	as=$(line_of "$k" after_asm '^nop$' last) ld=$(line_of "$k" after_asm "$target_load")
 	check "$o after_asm: the load stays below the asm ($as < $ld)" sh -c "[ $as -gt 0 ] && [ $as -lt $ld ]"
 	check "$o kernel flags: every trap guards a thunk call" adjacent "$k"
