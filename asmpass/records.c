@@ -1,4 +1,4 @@
-/* .debug_srcinfo record text; see records.h. */
+/* The text of the records of common/exempt.h; see records.h. */
 #include "config.h"
 
 #include <stdio.h>
@@ -37,6 +37,12 @@ void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r)
 {
 	record_label(out, n);
 	record_exempt(out, ptr_bits, n, n, r);
+}
+
+void record_pad(struct buf *out)
+{
+	buf_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
+		   "\t.balign\t8\n\t.zero\t%d\n\t.popsection\n", KCFI_EXEMPT_RECORD_SIZE);
 }
 
 void record_type_names_begin(struct sink *out)

@@ -1,4 +1,4 @@
-/* The text of .debug_srcinfo records (common/exempt.h): what kcfi-as writes
+/* The text of the records of common/exempt.h: what kcfi-as writes
  * so that kcfi-audit can tell branches left unchecked on purpose, inline
  * assembly and instrumented functions from a lost check. */
 #ifndef KCFI_ASMPASS_RECORDS_H
@@ -21,6 +21,10 @@ void record_exempt(struct buf *out, unsigned ptr_bits, unsigned start, unsigned 
 /* Label N and its record, in front of a branch left unchecked on purpose,
  * for reason R. */
 void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r);
+
+/* A record of zeros, a unit's first: BFD's DWARF 1 reader, which takes the
+ * section for DWARF 1, stops at its zero length (common/exempt.h). */
+void record_pad(struct buf *out);
 
 /* The KCFI_TYPE_NAME records, which name the type behind an id for
  * kcfi-audit: BEGIN, one record_type_name() per distinct id and name, END. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asmpass/records.h"
 #include "asmpass/tu-state.h"
 
 /* Beyond this, early directives are not kept: real compiler output has a
@@ -75,6 +76,7 @@ enum verdict_kind tu_on_version(struct tu *t, const struct kcfi_directive *d, st
 	t->type_opts.model.ptr_bits = (unsigned char)d->ptr_bits;
 	t->type_opts.model.long_bits = (unsigned char)d->long_bits;
 	t->type_opts.model.char_signed = d->char_signed;
+	record_pad(&v->before);
 	return V_REPLACE;
 }
 

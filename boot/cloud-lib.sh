@@ -60,7 +60,7 @@ cloud_configure() {
 
 # cloud_build NAME: configure and build bzImage and every module in
 # $BUILDS/NAME, install the modules twice -- as built (kcfi-audit reads
-# .debug_srcinfo) and stripped as Debian ships them (the initramfs) -- and
+# .debug) and stripped as Debian ships them (the initramfs) -- and
 # keep the results in $BUILDS/NAME/images/strict.  Cached by everything it
 # depends on; a build cut short (BOOT_BUILD_TIMEOUT, the end of a session)
 # resumes under the same key, its time added up in build-seconds.

@@ -85,7 +85,7 @@ tree=$work/$(sed -nE 's/.*&& cd ([^ ]+).*/\1/p' <<< "$setup" | head -1)
 grep -qx CONFIG_CFI_CLANG=y "$tree/.config" || fail "CONFIG_CFI_CLANG did not survive configuration"
 orphans=$(grep -c 'orphan section' "$work/build.log")
 [ "$orphans" -eq 0 ] || { grep -m5 'orphan section' "$work/build.log" >&2; fail "$orphans orphan-section line(s) in the build log"; }
-readelf -SW "$tree/vmlinux" | grep -q ' \.debug_srcinfo ' || fail "vmlinux has no .debug_srcinfo (kcfi-as's records)"
+readelf -SW "$tree/vmlinux" | grep -q ' \.debug ' || fail "vmlinux has no .debug (kcfi-as's records)"
 cfi=$(nm "$tree/vmlinux" | grep -c ' __cfi_')
 [ "$cfi" -ge 1000 ] || fail "only $cfi __cfi_ preambles in vmlinux"
 

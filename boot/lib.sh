@@ -232,7 +232,7 @@ kcfi_proof() {
 
 # kcfi_audit VMLINUX: kcfi-audit (audit/, doc/kcfi-audit.md) on the kernel,
 # its report kept as VMLINUX.audit.  Every indirect branch in a function
-# kcfi-as instrumented must be checked or recorded in .debug_srcinfo (inline
+# kcfi-as instrumented must be checked or recorded in .debug (inline
 # asm, __nocfi, jump tables...): "0 unchecked".  Branches in code kcfi-as
 # never saw (.S files, units built without CFI) are counted as outside
 # instrumented code, from the ranges the kernel records, and shown in PROOF.

@@ -1,4 +1,4 @@
-/* .debug_srcinfo: the indirect branches kcfi-as deliberately leaves unchecked.
+/* .debug: the indirect branches kcfi-as deliberately leaves unchecked.
  *
  * kcfi-as writes one record per such branch (or per inline-assembly block)
  * into a section without SHF_ALLOC, so it costs nothing in the loaded image
@@ -10,32 +10,42 @@
  * kcfi-audit (audit/) reads it to tell an exempt branch from a missing
  * check, and code kcfi-as instrumented from code it never saw.
  *
- * The name is one every stock linker script already places: the GNU DWARF 1
- * extension .debug_srcinfo, which no compiler has emitted since DWARF 1 was
+ * The name is one every stock linker script already places: .debug, the
+ * section of DWARF 1, which no compiler has emitted since DWARF 1 was
  * dropped, and which binutils' default scripts and Linux's DWARF_DEBUG (every
  * architecture, 6.1 and 6.12 alike) still list as a non-allocated output
  * section at address 0.  So the records reach vmlinux and programs unchanged
  * under --orphan-handling=error (CONFIG_WERROR), with no patch to the kernel's
  * linker scripts; a name of our own is an orphan there and fails the link.
- * Nothing reads the old name's contents any more (readelf, gdb and libdw
- * know no .debug_srcinfo), and the .debug prefix keeps the other property
- * we need: tools that read every section's relocations take .debug* for
- * annotations -- Linux's objtool would otherwise see a data reference to
- * each recorded place, warn that it is no ENDBR and keep every function's
- * ENDBR from being sealed under IBT.  (strip --strip-debug removes it with
- * the DWARF.)  Absolute 64-bit words rather than label differences, because
- * riscv's linker relaxation turns a difference into a pair of relocations.
+ * Of the names those scripts list, it is the one the tools that walk debug
+ * sections leave alone: readelf -w dumps only .debug_* names and exits 1 on
+ * one it does not know, and dwz, which debhelper runs on every package,
+ * refuses any unknown .debug_* section; gdb, libdw and valgrind read no
+ * DWARF 1.  BFD's DWARF 1 reader, which addr2line and ld's messages fall
+ * back to in objects without DWARF 2, stops at a DIE length below 5: every
+ * unit kcfi-as annotates starts its records with a zero record
+ * (record_pad()), which kcfi-audit skips like a discarded COMDAT's, so a
+ * linked file's section starts with a zero word.  The .debug prefix keeps
+ * the other property we need: tools that read every section's relocations
+ * take .debug* for annotations -- Linux's objtool would otherwise see a data
+ * reference to each recorded place, warn that it is no ENDBR and keep every
+ * function's ENDBR from being sealed under IBT.  (strip --strip-debug removes
+ * it with the DWARF.)  Absolute 64-bit words rather than label differences,
+ * because riscv's linker relaxation turns a difference into a pair of
+ * relocations.
  *
- * Earlier kcfi-as wrote the same records under the name
- * .debug_kcfi_exempt (placed in Linux by a patch of ours); kcfi-audit still
- * reads that name, so older objects and kernels keep being audited.
+ * Earlier kcfi-as wrote the same records as .debug_srcinfo (whose unknown
+ * name made readelf -w fail and dwz refuse every -g program) and before that
+ * as .debug_kcfi_exempt (placed in Linux by a patch of ours); kcfi-audit
+ * still reads both, so older objects and kernels keep being audited.
  */
 #ifndef KCFI_COMMON_EXEMPT_H
 #define KCFI_COMMON_EXEMPT_H
 
 #include <string.h>
 
-#define KCFI_EXEMPT_SECTION ".debug_srcinfo"
+#define KCFI_EXEMPT_SECTION ".debug"
+#define KCFI_EXEMPT_SECTION_SRCINFO ".debug_srcinfo"
 #define KCFI_EXEMPT_SECTION_OLD ".debug_kcfi_exempt"
 #define KCFI_EXEMPT_RECORD_SIZE 24
 
@@ -64,10 +74,11 @@ enum kcfi_exempt_reason {
 	KCFI_TYPE_NAME = 65,
 };
 
-/* Does a section called NAME hold these records (today's name or the old one)? */
+/* Does a section called NAME hold these records (today's name or an old one)? */
 static inline int kcfi_exempt_section_name(const char *name)
 {
-	return !strcmp(name, KCFI_EXEMPT_SECTION) || !strcmp(name, KCFI_EXEMPT_SECTION_OLD);
+	return !strcmp(name, KCFI_EXEMPT_SECTION) || !strcmp(name, KCFI_EXEMPT_SECTION_SRCINFO) ||
+	       !strcmp(name, KCFI_EXEMPT_SECTION_OLD);
 }
 
 /* How many records a name of LEN bytes takes after its KCFI_TYPE_NAME record. */

@@ -20,6 +20,8 @@
 #   retpoline    -mindirect-branch=thunk / thunk-inline: link, run, trap
 #   call-reg     behind retpolines targets are loaded into %r11 (no move
 #                before the check), run; reserved r11 refused
+#   debug-tools  readelf -w, objdump --dwarf, eu-readelf, dwz, gdb, addr2line,
+#                ld's messages, strip and split debug files on a KCFI program
 #   early-target the target's load goes above the argument set-up, never
 #                above a store, an asm or its address; -g same code; run
 #   profile      -pg, -p, -mfentry in a PIE: build, run, trap
@@ -60,6 +62,7 @@ E2E_TESTS = \
 	tests/e2e/retpoline.sh \
 	tests/e2e/call-reg.sh \
 	tests/e2e/early-target.sh \
+	tests/e2e/debug-tools.sh \
 	tests/e2e/profile.sh \
 	tests/e2e/nested.sh \
 	tests/e2e/refused.sh \

@@ -26,11 +26,12 @@ awk -v n=7000 'BEGIN {
 	}
 }' >"$T/in.s"
 
-# What kcfi-as must write, with V for the ids: a marker naming line 2 for
-# the .kcfi_version line, an empty line for each .kcfi_type, the two symbol
+# What kcfi-as must write, with V for the ids: for the .kcfi_version line
+# a marker naming line 1 after the unit's first record (left out by shape
+# below) and one naming line 2, an empty line for each .kcfi_type, the two symbol
 # lines for each .kcfi_extern and then a marker naming the next input line.
 awk -v name="$T/in.s" '
-	NR == 1 { printf "# 2 \"%s\"\n", name; next }
+	NR == 1 { printf "# 1 \"%s\"\n# 2 \"%s\"\n", name, name; next }
 	/\.kcfi_type/ { print ""; next }
 	/\.kcfi_extern/ {
 		sub(/,.*/, ""); sub(/.*\.kcfi_extern /, "")
@@ -44,8 +45,9 @@ awk -v name="$T/in.s" '
 # type name records at the end (common/exempt.h) name those 40, which it
 # leaves out.
 shape() {
-	awk '/^\t\.pushsection\t\.debug_srcinfo,/ { names = 1 }
-	names { if (/^\t\.quad\t[0-9]+, [0-9]+, 65$/) { n = $2; sub(/,$/, "", n); named[n] = 1 }; next }
+	awk '/^\t\.pushsection\t\.debug,/ { rec = 1; next }
+	rec { if (/^\t\.quad\t[0-9]+, [0-9]+, 65$/) { n = $2; sub(/,$/, "", n); named[n] = 1 }
+	      if (/^\t\.popsection$/) rec = 0; next }
 	/^\t\.set\t__kcfi_typeid_f[0-9]+, [0-9]+$/ {
 		i = $2; sub(/,$/, "", i); sub(/.*_f/, "", i); k = i % 40
 		if ((k in id) && id[k] != $3) { print "id of f" i " differs from others of its type" > "/dev/stderr"; exit 1 }

@@ -276,7 +276,7 @@ sed 1d "$T/arm-app.s" >"$T/arm-app.s.body"
 check "arm: inline asm between line markers passes, byte for byte" sh -c \
 	"cd '$T' && '$KCFI_AS' --kcfi-no-assemble --kcfi-save=arm-app.out arm-app.s &&
 	 grep -v -e '^\.Lkcfi_exempt[0-9]*:\$' -e '^# [0-9]' arm-app.out |
-	 awk '/^	\.pushsection	\.debug_srcinfo/ { r = 1 } !r { print } /^	\.popsection/ { r = 0 }' |
+	 awk '/^	\.pushsection	\.debug,/ { r = 1 } !r { print } /^	\.popsection/ { r = 0 }' |
 	 cmp - arm-app.s.body"
 expect_error arm-app-is-a-comment 5 "indirect call 'blx r3' without a kcfi annotation" <<END
 $VA

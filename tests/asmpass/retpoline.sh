@@ -88,11 +88,11 @@ check "GCC's labels stay defined for its .eh_frame" as_ok ehframe
 
 # -- thunk-inline, passed on unchanged ---------------------------------------
 same() {	# NAME: the input's lines from the directive on are in the output
-	# (with the function's .debug_srcinfo range record before its .size,
+	# (with the function's .debug range record before its .size,
 	# and the type name records at the end)
 	sed -n '/^\.LIND/,$p' "$T/$1.s" >"$T/$1.in-tail"
 	sed -n '/^\.LIND/,$p' "$T/$1.out" | grep -v -e '^# [0-9]' -e '^\.Lkcfi_exempt[0-9]*:$' \
-		-e '^	\.pushsection	\.debug_srcinfo,"",%progbits$' -e '^	\.balign	8$' \
+		-e '^	\.pushsection	\.debug,"",%progbits$' -e '^	\.balign	8$' \
 		-e '^	\.quad	\.Lkcfi_fn[0-9]*, \.Lkcfi_exempt[0-9]*, 64$' -e '^	\.popsection$' \
 		-e '^	\.quad	[0-9]*, [0-9]*, 65$' -e '^	\.ascii	"_ZTS[A-Za-z0-9_.]*"$' \
 		-e '^	\.zero	[0-9]*$' >"$T/$1.out-tail"

@@ -266,7 +266,8 @@ check "data16 bytes in GCC's TLS GD call" "$KCFI_AS" -o "$T/tls.o" "$T/tls.s"
 
 # Everything above passes byte for byte in a plain .s, and between #APP and
 # #NO_APP of an instrumented unit (there kcfi-as adds only a label before
-# the block and a label and its .debug_srcinfo record after it).
+# the block and a label and its .debug record after it, and the unit's
+# first record, of zeros, at .kcfi_version).
 {
 	printf '\t.text\nf:\n'
 	for sp in 'call *%rax' 'CALL *%RAX' 'rex.B call *%rax' 'lcall *(%rax)' 'call %rax' \
@@ -283,7 +284,7 @@ check "a plain .s with every spelling is byte-identical" sh -c \
 check "... and between #APP and #NO_APP" sh -c \
 	"'$KCFI_AS' --kcfi-save='$T/app.out.s' -o '$T/app.o' '$T/app.s' && tail -n +2 '$T/app.s' >'$T/app.tail' &&
 	 grep -v -e '^# [0-9]* \"$T/app.s\"' -e '^\.Lkcfi_exempt[01]:\$' \
-		-e '^	\.pushsection	\.debug_srcinfo,\"\",%progbits\$' -e '^	\.balign	8\$' \
+		-e '^	\.pushsection	\.debug,\"\",%progbits\$' -e '^	\.balign	8\$' -e '^	\.zero	24\$' \
 		-e '^	\.quad	\.Lkcfi_exempt0, \.Lkcfi_exempt1, 1\$' -e '^	\.popsection\$' \
 		'$T/app.out.s' | cmp - '$T/app.tail'"
 

@@ -98,7 +98,7 @@ for v in i386-m32 i386-cross arm-thumb arm-arm; do
 	# -- type names: kcfi-as's records, else the DWARF (names.c: ten ids) ---
 	# shellcheck disable=SC2086
 	if $CC -O2 -g -c -o "$n-names.o" "$A/names.c"; then
-		$OBJCOPY --remove-section=.debug_srcinfo "$n-names.o" "$n-dwarf.o"
+		$OBJCOPY --remove-section=.debug "$n-names.o" "$n-dwarf.o"
 		"$AUDIT" --targets "$n-names.o" > "$n-names.out" 2>&1
 		"$AUDIT" --targets "$n-dwarf.o" > "$n-dwarf.out" 2>&1
 		check "$v: type names for all ten ids of names.c, from the records and from DWARF" sh -c \

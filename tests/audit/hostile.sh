@@ -20,7 +20,7 @@ SEED=${HOSTILE_SEED:-17}
 # mutations too.
 "$KCFI_GCC" -fsanitize=kcfi -O2 -g -c -o "$T/prog.o" "$A/prog.c" &&
 	"$KCFI_GCC" -fsanitize=kcfi -O2 -shared -fPIC -nostartfiles -o "$T/lib.so" "$A/prog.c" "$A/target.c" &&
-	objcopy --remove-section=.debug_srcinfo "$T/prog.o" "$T/dwarf.o" ||
+	objcopy --remove-section=.debug "$T/prog.o" "$T/dwarf.o" ||
 	{ fail "building the inputs"; finish; }
 
 bad=0 runs=0 errors=0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # kcfi-audit --targets names the type behind each id: kcfi-as records the
 # mangled name of every id it puts in a preamble, a check or a
-# __kcfi_typeid_ symbol (KCFI_TYPE_NAME records of .debug_srcinfo,
+# __kcfi_typeid_ symbol (KCFI_TYPE_NAME records of .debug,
 # common/exempt.h).  names.c has one checked call of each of five types,
 # with 5, 4, 3, 2 and 1 functions: each line of the most permissive list
 # must carry the id (computed here, independently) and the mangled name of
@@ -73,7 +73,7 @@ sed "s/^	\.quad	$((want)), \([0-9]*\), 65\$/	.quad	12345, \1, 65/" "$T/names.k.s
 as -o "$T/badname.o" "$T/badname.s"
 check "a wrong id in a name record: exit 1, named" sh -c \
 	". '$A/lib.sh'; audited '$T/badname.o' 1 &&
-	 grep -qE '^$T/badname.o: \.debug_srcinfo\+0x[0-9a-f]+ <\?>: type name record: 0x00003039 is not the id of _ZTSFvPvE \(FNV-1a $want, xxHash64 0x[0-9a-f]{8}\)\$' '$T/badname.o.audit'"
+	 grep -qE '^$T/badname.o: \.debug\+0x[0-9a-f]+ <\?>: type name record: 0x00003039 is not the id of _ZTSFvPvE \(FNV-1a $want, xxHash64 0x[0-9a-f]{8}\)\$' '$T/badname.o.audit'"
 check "... and that id has no name" sh -c \
 	"'$AUDIT' --targets '$T/badname.o' | grep -qE '^  $want +5 +1  \?  put_[a-e]\$'"
 
@@ -111,7 +111,7 @@ check "--names-from without --targets: exit 2" sh -c "[ $? -eq 2 ] && grep -q 'n
 # function types in the DWARF, written back as prototypes and hashed as
 # kcfi-as would; a prototype names an id only if its hash is that id.
 "$KCFI_GCC" -fsanitize=kcfi -O2 -g -c -o "$T/names-g.o" "$A/names.c"
-objcopy --remove-section=.debug_srcinfo "$T/names-g.o" "$T/dwarf.o"
+objcopy --remove-section=.debug "$T/names-g.o" "$T/dwarf.o"
 "$AUDIT" --targets "$T/dwarf.o" > "$T/d.out" 2>&1
 k=0
 for t in $TYPES; do

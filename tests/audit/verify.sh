@@ -2,7 +2,7 @@
 # kcfi-audit on x86_64 code from kcfi-gcc: exit 0 with exact counts on good
 # output (object, ld -r, shared library); then deliberately broken outputs,
 # each named by its exact finding: a check removed by hand from the
-# rewritten assembly, a .debug_srcinfo record removed, a preamble with the
+# rewritten assembly, a .debug record removed, a preamble with the
 # wrong id, a .kcfi_traps entry pointing beside its ud2, a check guarding
 # another register.  Offsets come from objdump and nm, not from kcfi-audit.
 . "$top_srcdir/tests/audit/lib.sh"
@@ -52,12 +52,15 @@ check "ld -r of prog.o and target.o: exit 0, ten preambles" sh -c \
 check "a shared library (no start files): exit 0, the same counts" sh -c \
 	". '$A/lib.sh'; audited '$T/lib.so' 0 && has_line '$T/lib.so' \
 	 '$T/lib.so: x86_64: $GOOD, $NF2 instrumented functions, 10 preambles, 2 traps, 0 findings'"
-# The records under the name kcfi-as used before (.debug_kcfi_exempt, placed
-# in Linux by a patch of ours): still read, the same counts.
-objcopy --rename-section .debug_srcinfo=.debug_kcfi_exempt "$T/prog.o" "$T/oldname.o"
-check "the records under their old section name: exit 0, the same counts" sh -c \
-	". '$A/lib.sh'; audited '$T/oldname.o' 0 && has_line '$T/oldname.o' \
-	 '$T/oldname.o: x86_64: $GOOD, $NF instrumented functions, 9 preambles, 2 traps, 0 findings'"
+# The records under the names kcfi-as used before (.debug_kcfi_exempt, placed
+# in Linux by a patch of ours; .debug_srcinfo): still read, the same counts.
+objcopy --rename-section .debug=.debug_kcfi_exempt "$T/prog.o" "$T/oldname.o"
+objcopy --rename-section .debug=.debug_srcinfo "$T/prog.o" "$T/srcinfo.o"
+for o in oldname srcinfo; do
+	check "the records under the old section name of $o.o: exit 0, the same counts" sh -c \
+		". '$A/lib.sh'; audited '$T/$o.o' 0 && has_line '$T/$o.o' \
+		 '$T/$o.o: x86_64: $GOOD, $NF instrumented functions, 9 preambles, 2 traps, 0 findings'"
+done
 # strip --strip-debug takes the records with the DWARF: the calls kcfi-as
 # exempted on purpose now count as outside instrumented code, and one line
 # says why (a file as built never gets that line).
@@ -67,8 +70,8 @@ echo "status $?" >> "$T/stripped.out"
 check "stripped of its debug sections: exit 1, the exempt calls counted outside, one line naming strip" sh -c \
 	"grep -qx 'status 1' '$T/stripped.out' &&
 	 grep -q '^$T/stripped.o: x86_64: 2 checked, 0 exempt (), 0 unchecked, 3 outside instrumented code, 0 instrumented functions, ' '$T/stripped.out' &&
-	 grep -qx '$T/stripped.o: x86_64: KCFI checks but no .debug_srcinfo records: built by another compiler, or stripped of its debug sections (strip --strip-debug, INSTALL_MOD_STRIP=1); the 3 branches outside instrumented code may include calls kcfi-as left unchecked on purpose: audit the file as built' '$T/stripped.out'"
-check "as built: no such line" sh -c "! '$AUDIT' '$T/prog.o' | grep -q 'no .debug_srcinfo records'"
+	 grep -qx '$T/stripped.o: x86_64: KCFI checks but no .debug records: built by another compiler, or stripped of its debug sections (strip --strip-debug, INSTALL_MOD_STRIP=1); the 3 branches outside instrumented code may include calls kcfi-as left unchecked on purpose: audit the file as built' '$T/stripped.out'"
+check "as built: no such line" sh -c "! '$AUDIT' '$T/prog.o' | grep -q 'no .debug records'"
 # A linker script that places only what binutils' default script places (no
 # rule of ours), orphans reported as Linux reports them (an error under
 # CONFIG_WERROR): the records are no orphan and reach the output, where the
@@ -80,8 +83,8 @@ for o in prog oldname; do
 done
 check "a link with the stock script: the records are no orphan and reach the output" sh -c \
 	"grep -q 'orphan section .\\.kcfi_traps' '$T/stock-prog.err' &&
-	 ! grep -q 'orphan section .\\.debug_srcinfo' '$T/stock-prog.err' &&
-	 [ \"\$(readelf -SW '$T/stock-prog' | grep -c ' \\.debug_srcinfo ')\" = 1 ]"
+	 ! grep -q 'orphan section .\\.debug.' '$T/stock-prog.err' &&
+	 [ \"\$(readelf -SW '$T/stock-prog' | grep -c ' \\.debug ')\" = 1 ]"
 check "the same link with the old section name: an orphan" \
 	grep -q 'orphan section .\.debug_kcfi_exempt' "$T/stock-oldname.err"
 check "an object built without -fsanitize=kcfi: its calls are named, as outside instrumented code" sh -c \

@@ -57,7 +57,7 @@ asm_text() {
 	$0 == c " 0 \"\" 2" { inside = 0; next }
 	!inside { next }
 	/^\.Lkcfi_exempt[0-9]+:$/ { next }
-	/^	\.pushsection	\.debug_srcinfo,/ { rec = 1; next }
+	/^	\.pushsection	\.debug,/ { rec = 1; next }
 	rec { if ($0 == "	.popsection") rec = 0; next }
 	/^# [0-9]+ "/ { next }
 	{ print }' "$2"

@@ -49,7 +49,7 @@ check "basic: __kcfi_typeid_ext_target is weak, unmasked int (int)" sh -c \
 	"grep -q '^	\.weak	__kcfi_typeid_ext_target' '$B' && grep -q '^	\.set	__kcfi_typeid_ext_target, $(u32 "$II")\$' '$B'"
 check "basic: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -q '^	call	\*%rax\$' '$B' && grep -q '^	call	\*%rcx\$' '$B'"
-check "basic: both are recorded in .debug_srcinfo: no_sanitize (2), the #APP block (1)" sh -c \
+check "basic: both are recorded in .debug: no_sanitize (2), the #APP block (1)" sh -c \
 	"grep -B6 '^	call	\*%rax\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
 	 grep -A5 '^	call	\*%rcx\$' '$B' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "prefix: checks load at -15 and go through the r11 thunk" sh -c \
@@ -183,7 +183,7 @@ check "$f: the sibcall is a 32-bit jalr zero, the other link register stays" sh 
 	"grep -q '^	\.insn	i 0x67, 0, zero, t2, 0\$' '$R' && grep -q '^	jalr	t0, 0(a5)\$' '$R'"
 check "$f: unchecked and inline-asm calls are untouched" sh -c \
 	"grep -B8 '^	jalr	a4\$' '$R' | grep -q '^#NO_APP\$' && grep -B3 '^	jalr	a3\$' '$R' | grep -q '^#APP\$'"
-check "$f: both are recorded in .debug_srcinfo: no_sanitize (2), the #APP block (1)" sh -c \
+check "$f: both are recorded in .debug: no_sanitize (2), the #APP block (1)" sh -c \
 	"grep -B6 '^	jalr	a4\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt\([0-9]*\), \.Lkcfi_exempt\1, 2\$' &&
 	 grep -A5 '^	jalr	a3\$' '$R' | grep -q '^	\.quad	\.Lkcfi_exempt[0-9]*, \.Lkcfi_exempt[0-9]*, 1\$'"
 check "$f: __kcfi_typeid_ext_target is weak, int (int)'s id" sh -c \
@@ -288,7 +288,7 @@ for a in x86_64 aarch64 riscv64; do
 	check "$f: the stub is weak, the public function's alias strong" sh -c \
 		"grep -q '^	\.weak	__kcfi_stub_free\$' '$R' && grep -A3 '^	\.globl	__kcfi_stub_get\$' '$R' | grep -q '^	\.set	__kcfi_stub_get, get\$'"
 	check "$f: a landing instruction, the jump to free through its GOT entry, the dead call" sh -c \
-		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } /debug_srcinfo/ { rec = 1; next } rec { if (/popsection/) rec = 0; next } /^\.Lkcfi_exempt/ { next } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
+		"[ \"\$(awk '/^__kcfi_stub_free:/ { on = 1; next } on && /^	\.size/ { exit } /^	\.pushsection	\.debug,/ { rec = 1; next } rec { if (/popsection/) rec = 0; next } /^\.Lkcfi_exempt/ { next } on && !/cfi_(start|end)proc/ { sub(/^	/, \"\"); printf \"%s%s\", s, \$0; s = \" \" }' '$R')\" = '$jump' ]"
 	check "$f: the stub's jump is recorded as exempt (extern-stub), at the jump" sh -c \
 		"grep -B1 -E '^	(jmp	\\*free|br	x16|jr	t1)' '$R' | grep -q '^\\.Lkcfi_exempt1:\$' &&
 		 grep -q '^	\\.quad	\\.Lkcfi_exempt1, \\.Lkcfi_exempt1, 7\$' '$R'"
@@ -353,7 +353,7 @@ asm_recorded() {
 	ar_got=$(awk '/^viaasm:$/ { on = 1 } on && /^@ 30 "golden\.c" 1$/ { p = 1 }
 		      p { print } p && /^@ 31 / { exit }' "$1" | sed 's/^# [0-9]* ".*"$/# N/' | tr '\n' '|')
 	ar_want='@ 30 "golden.c" 1|.Lkcfi_exempt9:|# N|	ldr r3, [r4]|	blx r3|.Lkcfi_exempt10:|'
-	ar_want="$ar_want	.pushsection	.debug_srcinfo,\"\",%progbits|	.balign	8|"
+	ar_want="$ar_want	.pushsection	.debug,\"\",%progbits|	.balign	8|"
 	ar_want="$ar_want	.long	.Lkcfi_exempt9, 0, .Lkcfi_exempt10, 0, 1, 0|	.popsection|# N|"
 	ar_want="$ar_want@ 0 \"\" 2|@ 31 \"golden.c\" 1|"
 	[ "$ar_got" = "$ar_want" ] || { echo "got:  $ar_got"; echo "want: $ar_want"; false; }
