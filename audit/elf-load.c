@@ -42,6 +42,14 @@ static const struct audit_arch *arch_for(unsigned machine)
 	}
 }
 
+/* Does SCN's data start as GNU's legacy compression does: "ZLIB" and the
+ * uncompressed size, big-endian, in 8 bytes? */
+static bool gnu_compressed(Elf_Scn *scn)
+{
+	Elf_Data *d = elf_rawdata(scn, NULL);
+	return d && d->d_buf && d->d_size > 12 && !memcmp(d->d_buf, "ZLIB", 4);
+}
+
 static int load_sections(struct audit_file *f)
 {
 	size_t shstrndx;
@@ -59,10 +67,20 @@ static int load_sections(struct audit_file *f)
 		s->exec = (s->sh.sh_flags & SHF_EXECINSTR) && s->sh.sh_type == SHT_PROGBITS;
 		if (s->sh.sh_type == SHT_NOBITS || s->sh.sh_size == 0)
 			continue;
-		/* Compressed (as --compress-debug-sections may do to
-		 * .debug_srcinfo): read it decompressed. */
+		/* Compressed, as --compress-debug-sections and -gz do to the
+		 * records with the DWARF: read it decompressed.  The legacy
+		 * GNU style (=zlib-gnu) renames .debug_* to .zdebug_*, but
+		 * keeps the name of the records' .debug and only prefixes its
+		 * data with "ZLIB" and the size. */
 		if ((s->sh.sh_flags & SHF_COMPRESSED) &&
 		    (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
+			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
+				    elf_errmsg(-1));
+			return -1;
+		}
+		if (!(s->sh.sh_flags & SHF_COMPRESSED) && kcfi_exempt_section_name(s->name) &&
+		    gnu_compressed(scn) &&
+		    (elf_compress_gnu(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
 			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
 				    elf_errmsg(-1));
 			return -1;

@@ -44,6 +44,17 @@ check "with -gz (the record compressed like the DWARF): the same counts" sh -c \
 	"'$KCFI_GCC' -fsanitize=kcfi -O2 -g -gz -c -o '$T/prog-gz.o' '$A/prog.c' && . '$A/lib.sh' &&
 	 audited '$T/prog-gz.o' 0 && has_line '$T/prog-gz.o' \
 	 '$T/prog-gz.o: x86_64: $GOOD, $NF instrumented functions, 9 preambles, 2 traps, 0 findings'"
+# objcopy compresses the records with the DWARF in either style: gABI
+# (SHF_COMPRESSED) or GNU's legacy one, which keeps the name .debug and
+# prefixes the data with "ZLIB".
+for z in zlib zlib-gnu; do
+	objcopy --compress-debug-sections=$z "$T/prog.o" "$T/prog-$z.o"
+	check "objcopy --compress-debug-sections=$z: the same counts" sh -c \
+		". '$A/lib.sh'; audited '$T/prog-$z.o' 0 && has_line '$T/prog-$z.o' \
+		 '$T/prog-$z.o: x86_64: $GOOD, $NF instrumented functions, 9 preambles, 2 traps, 0 findings'"
+done
+check "... and the GNU style really compressed them" sh -c \
+	"$READELF -x .debug '$T/prog-zlib-gnu.o' | grep -q 'ZLIB'"
 ld -r -o "$T/both.o" "$T/prog.o" "$T/target.o"
 check "ld -r of prog.o and target.o: exit 0, ten preambles" sh -c \
 	". '$A/lib.sh'; audited '$T/both.o' 0 && has_line '$T/both.o' \
