@@ -7,6 +7,9 @@
 #include "common/exempt.h"
 #include "asmpass/records.h"
 
+/* Every record goes in through this: the section, 8-byte aligned. */
+#define RECORDS_OPEN "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n"
+
 void record_label(struct buf *out, unsigned n)
 {
 	buf_printf(out, ".Lkcfi_exempt%u:\n", n);
@@ -20,8 +23,7 @@ void record_range(struct buf *out, unsigned ptr_bits, struct slice start, unsign
 {
 	const char *w = ptr_bits == 32 ? "long" : "quad";
 	const char *hi = ptr_bits == 32 ? ", 0" : "";
-	buf_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		   "\t.balign\t8\n\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",
+	buf_printf(out, RECORDS_OPEN "\t.%s\t%.*s%s, .Lkcfi_exempt%u%s, %u%s\n\t.popsection\n",
 		   w, (int)start.n, start.p, hi, end, hi, r, hi);
 }
 
@@ -41,13 +43,12 @@ void record_branch(struct buf *out, unsigned ptr_bits, unsigned n, unsigned r)
 
 void record_pad(struct buf *out)
 {
-	buf_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n"
-		   "\t.balign\t8\n\t.zero\t%d\n\t.popsection\n", KCFI_EXEMPT_RECORD_SIZE);
+	buf_printf(out, RECORDS_OPEN "\t.zero\t%d\n\t.popsection\n", KCFI_EXEMPT_RECORD_SIZE);
 }
 
 void record_type_names_begin(struct sink *out)
 {
-	sink_printf(out, "\t.pushsection\t" KCFI_EXEMPT_SECTION ",\"\",%%progbits\n\t.balign\t8\n");
+	sink_printf(out, RECORDS_OPEN);
 }
 
 void record_type_name(struct sink *out, uint32_t id, const char *name)

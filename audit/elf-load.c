@@ -72,15 +72,11 @@ static int load_sections(struct audit_file *f)
 		 * GNU style (=zlib-gnu) renames .debug_* to .zdebug_*, but
 		 * keeps the name of the records' .debug and only prefixes its
 		 * data with "ZLIB" and the size. */
-		if ((s->sh.sh_flags & SHF_COMPRESSED) &&
-		    (elf_compress(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
-			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
-				    elf_errmsg(-1));
-			return -1;
-		}
-		if (!(s->sh.sh_flags & SHF_COMPRESSED) && kcfi_exempt_section_name(s->name) &&
-		    gnu_compressed(scn) &&
-		    (elf_compress_gnu(scn, 0, 0) < 0 || !gelf_getshdr(scn, &s->sh))) {
+		bool gabi = s->sh.sh_flags & SHF_COMPRESSED;
+		bool gnu = !gabi && kcfi_exempt_section_name(s->name) && gnu_compressed(scn);
+		if ((gabi || gnu) &&
+		    ((gabi ? elf_compress(scn, 0, 0) : elf_compress_gnu(scn, 0, 0)) < 0 ||
+		     !gelf_getshdr(scn, &s->sh))) {
 			audit_error(f->path, "section %s: cannot decompress: %s", s->name,
 				    elf_errmsg(-1));
 			return -1;

@@ -205,7 +205,7 @@ hoist (rtx_insn *setter)
     return;
   for (rtx_insn *d = top; d != setter; d = NEXT_INSN (d))
     if (DEBUG_BIND_INSN_P (d))
-      for (unsigned k = 0; k < c.n; k++)
+      for (unsigned k = 0; k < below; k++)
 	if (reg_overlap_mentioned_p (SET_DEST (PATTERN (c.insn[k])),
 				     INSN_VAR_LOCATION_LOC (d)))
 	  {
