@@ -190,6 +190,7 @@ defined_here_p (cgraph_node *node)
    measured inside cc1 so that a benchmark need not find a few ms in the
    noise of a whole compilation (bench/typeids.sh).  */
 static bool stats;
+static bool early_target = true;	/* no-early-target turns the mover off */
 static double types_ms, directives_ms;
 
 static double
@@ -508,6 +509,14 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	}
       if (!strcmp (a.key, "follow-lto") && !a.value)
 	continue;
+      /* Only to compare code with and without the mover (tests,
+	 bisecting a suspected miscompile): -fdisable-rtl- does not reach
+	 passes a plugin adds, the option is read before they exist.  */
+      if (!strcmp (a.key, "no-early-target") && !a.value)
+	{
+	  early_target = false;
+	  continue;
+	}
       if (!strcmp (a.key, "arity") && !a.value)
 	{
 	  kcfi_arity = true;
@@ -537,7 +546,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
 		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
 		 "%<call-reg=REG%>, %<extern-stubs%>, %<follow-lto%>, "
-		 "%<generalize-pointers%>, %<arity%> and %<stats%> are known",
+		 "%<generalize-pointers%>, %<arity%>, %<no-early-target%> and "
+		 "%<stats%> are known",
 		 name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;
@@ -570,8 +580,9 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
     (name, "kcfi_mark", PROP_rtl, "expand", PASS_POS_INSERT_AFTER);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_pin_call_targets>
     (name, "kcfi_call_reg", PROP_rtl, "ira", PASS_POS_INSERT_BEFORE);
-  add_pass<RTL_PASS, rtl_opt_pass, kcfi_early_call_targets>
-    (name, "kcfi_early_target", PROP_rtl, "sched2", PASS_POS_INSERT_AFTER);
+  if (early_target)
+    add_pass<RTL_PASS, rtl_opt_pass, kcfi_early_call_targets>
+      (name, "kcfi_early_target", PROP_rtl, "sched2", PASS_POS_INSERT_AFTER);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_emit_directives>
     (name, "kcfi_emit", PROP_rtl, "shorten", PASS_POS_INSERT_BEFORE);
   return 0;
