@@ -12,6 +12,15 @@
  * Only the address of a checked call is rewritten, and only when REG is the
  * compiler's to use: not fixed (-ffixed-REG), not a global register
  * variable, not already one of the call's own operands.
+ *
+ * The GCC state it relies on, and where that state is made: the call's
+ * marker (kcfi_mark_calls, right after expand, carried in
+ * CALL_INSN_FUNCTION_USAGE by every pass); fixed_regs and global_regs
+ * (option processing and the global register variables seen so far);
+ * pseudos not yet allocated, so that the copy is the allocator's to place.
+ * emit_insn_before and validate_change record the new insn and the
+ * changed call in df themselves; IRA solves its own dataflow problems.
+ * No alias table, liveness or note is read.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"

@@ -23,6 +23,30 @@
  * never stop the move (so -g changes no code); a debug bind it passes that
  * names a register set by a moved insn loses its location, as GCC's
  * schedulers do.
+ *
+ * The GCC state it relies on, and where that state is made:
+ * - the CFG (BLOCK_FOR_INSN, FOR_EACH_BB_FN): kept until pass_free_cfg,
+ *   which runs after this pass;
+ * - hard registers as final prints them: reload_completed, and no pass
+ *   after this one renames registers;
+ * - the alias oracle behind modified_in_p (alias.cc): its per-register
+ *   table of base addresses (reg_base_value) is made only by
+ *   init_alias_analysis, which sched2, postreload and gcse-after-reload
+ *   call and end_alias_analysis leaves in place, stale.  This pass calls
+ *   init_alias_analysis itself before its first move in a function, so
+ *   what the oracle says is about the registers as they are here,
+ *   whichever passes ran (-O1, -Og and -fno-schedule-insns2 run no sched2;
+ *   regcprop and -frename-registers rewrite registers after postreload).
+ *   MEM_EXPRs and alias sets, the oracle's other inputs, are attached by
+ *   expand and kept by every pass that copies a MEM;
+ * - insn codes (recog_memoized) and REG_INC notes, from the pass that made
+ *   the insn;
+ * - REG_DEAD notes: made by the last dataflow note problem (sched2's, or
+ *   an earlier pass's where sched2 did not run); the pass never trusts
+ *   one, it only keeps each at the last reader after a move, for the
+ *   passes after it that read them (reg-stack);
+ * - dataflow: reorder_insns and df_insn_rescan_debug_internal keep df's
+ *   insn records current; no df problem is solved here.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"
@@ -31,6 +55,7 @@
 #include "insn-config.h"
 #include "recog.h"
 #include "df.h"
+#include "alias.h"
 
 /* The insns that move: the target's setter and the producers of what it
    reads, bottom first.  A short chain covers every shape seen in Linux.  */
@@ -227,6 +252,14 @@ kcfi_early_call_targets (function *fun)
 {
   if (!kcfi_active || !optimize)
     return 0;
+  /* The alias oracle's table of what each hard register points into is
+     built for the insns as they are now, by this pass itself: the table
+     a pass before left behind (end_alias_analysis keeps it) describes the
+     registers before regcprop, rename-registers or unrolling changed
+     them, and would call two names of one object unrelated.  Built once:
+     the table does not depend on the order of insns in a block, and that
+     is all this pass changes.  */
+  bool aliases_known = false;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     {
@@ -234,7 +267,16 @@ kcfi_early_call_targets (function *fun)
       FOR_BB_INSNS (bb, insn)
 	if (CALL_P (insn) && kcfi_checked_call_p (insn))
 	  if (rtx_insn *setter = target_setter (insn))
-	    hoist (setter);
+	    {
+	      if (!aliases_known)
+		{
+		  init_alias_analysis ();
+		  aliases_known = true;
+		}
+	      hoist (setter);
+	    }
     }
+  if (aliases_known)
+    end_alias_analysis ();
   return 0;
 }

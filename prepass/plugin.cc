@@ -20,6 +20,7 @@
  *   before "ira"               checked calls' targets into the call-reg.cc
  *                              register kcfi-gcc names
  *   after "sched2"             their targets set early         early-target.cc
+ *     (not no-early-target)
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
  *   PLUGIN_PRAGMAS (cc1, C),   typeinfo builtin macros         typeinfo.cc

@@ -12,6 +12,21 @@
  * each call or jump that leaves the function through a register or memory
  * gets its directive as a volatile asm with no operands right in front of
  * it; final brackets it in #APP/#NO_APP and keeps the two adjacent.
+ *
+ * The GCC state these passes rely on, and where that state is made:
+ * - MEM_EXPR of a call's MEM and its type's attributes: expand, from the
+ *   GIMPLE call the kcfi_tag pass tagged; read only right after expand;
+ * - REG_CALL_DECL notes (expand, with -fipa-ra) and REG_EQUAL/REG_EQUIV
+ *   notes: kept true by every pass that rewrites an insn (GCC's own
+ *   invariant, which later passes trust as well); known_callee only
+ *   looks back within a block for the last set of the address;
+ * - CALL_INSN_FUNCTION_USAGE, where the markers live: copied by every
+ *   pass that copies or rebuilds a call;
+ * - crtl->patch_area_entry (the patchable-function-entry attribute or
+ *   option, set up for the function by expand);
+ * - insn codes (recog_memoized, for TYPE_CALL insns), from the back end.
+ * No alias table, no liveness and no REG_DEAD note is read, and insns are
+ * only added (before "shorten", so they get an address), never moved.
  */
 #include "kcfi-plugin.h"
 #include "rtl.h"
