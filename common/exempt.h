@@ -72,7 +72,30 @@ enum kcfi_exempt_reason {
 	 * linker does not merge the copies of different objects, kcfi-audit
 	 * does. */
 	KCFI_TYPE_NAME = 65,
+	/* Not an exemption: a place where a function's address was converted
+	 * to (or stored as) a function pointer whose type id differs from the
+	 * function's own -- a call through it will trap.  START holds the two
+	 * ids as the code holds them (x86: ENDBR-masked), the function's own
+	 * in the low 32 bits and the pointer's in the high 32; END the number
+	 * N of records that follow and hold, instead of three words, seven
+	 * NUL-terminated strings, NUL-padded to N * 24 bytes, in this order:
+	 * the function's symbol, its mangled type name, the pointer's mangled
+	 * type name, the source file, the line (decimal), the function or
+	 * variable the conversion is in, and its kind (enum
+	 * kcfi_conversion_kind's names).  Plain numbers and bytes, no
+	 * relocations, like KCFI_TYPE_NAME. */
+	KCFI_CONVERSION = 66,
 };
+
+/* How a function's address reached a pointer of another type.  */
+#define KCFI_CONVERSION_KINDS(X)                                             \
+	X(CAST, "cast")		/* an explicit cast in code */                 \
+	X(INIT, "init")		/* a static or automatic initializer */        \
+	X(ASSIGN, "assign")	/* an assignment, including through a union */ \
+	X(ARG, "arg")		/* passed as an argument of another type */    \
+	X(RETURN, "return")	/* returned as another type */                 \
+	X(VIA_VOID, "void*")	/* through a void * or an integer, followed */ \
+	X(DECL, "decl")		/* declared with one type, defined with another */
 
 /* Does a section called NAME hold these records (today's name or an old one)? */
 static inline int kcfi_exempt_section_name(const char *name)
