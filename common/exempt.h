@@ -95,7 +95,10 @@ enum kcfi_exempt_reason {
 	X(ARG, "arg")		/* passed as an argument of another type */    \
 	X(RETURN, "return")	/* returned as another type */                 \
 	X(VIA_VOID, "void*")	/* through a void * or an integer, followed */ \
-	X(DECL, "decl")		/* declared with one type, defined with another */
+	X(DECL, "decl")		/* the address of a function the unit only     \
+				   declares: START's two ids may be equal;     \
+				   kcfi-audit compares the declared type with  \
+				   the definition's preamble in another unit */
 
 /* Does a section called NAME hold these records (today's name or an old one)? */
 static inline int kcfi_exempt_section_name(const char *name)
