@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aarch64: the KCFI sequence Linux 6.12's arm64 BRK handler decodes.
  *
  * Call site (doc/manual.md "What is emitted"), immediately before the transfer:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* arm: 32-bit ARM (ARMv7-A), in Thumb-2 and in ARM state, for the KCFI trap
  * Linux 6.12 handles there.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* i386 (gcc -m32, i686-linux-gnu-gcc): the KCFI sequence Clang 22 emits for
  * 32-bit x86 user space, so that objects of both compilers call each other.
  *

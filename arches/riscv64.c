@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* riscv64: the KCFI sequence Linux 6.12's riscv trap handler decodes.
  *
  * Call site (doc/manual.md "What is emitted"), immediately before the transfer:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The parts of a check the two x86 modes write alike (arch_x86_64 and
  * arch_i386 differ in the compare and the trap only), so that a spelling
  * of the branch they keep cannot be fixed in one mode and not the other. */

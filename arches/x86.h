@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the two x86 backends share: arches/x86_64.c reads every AT&T
  * spelling of a branch and writes the preamble for both, in 64-bit mode
  * (arch_x86_64) and in 32-bit mode (arch_i386, arches/i386.c, for gcc -m32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* x86_64: the KCFI sequences Linux 6.12 decodes and FineIBT rewrites.
  *
  * Call site (doc/manual.md "What is emitted"): 6+4+2+2 bytes immediately before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Call-site directives and branch classes; see annot.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which branches a call-site directive (.kcfi_call, .kcfi_call_unchecked,
  * .kcfi_call_direct, .kcfi_branch_nocall) may annotate. */
 #ifndef KCFI_ASMPASS_ANNOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The list of backends.  Adding an architecture: one file in arches/ and one
  * line here. */
 #include "config.h"

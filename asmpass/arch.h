@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one interface between the generic assembler pass and an architecture.
  *
  * The core (asmpass/) owns the stream, the directives and every policy

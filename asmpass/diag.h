@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Diagnostics in the form editors and build logs understand:
  *	file:line[:col]: error: message */
 #ifndef KCFI_ASMPASS_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* .kcfi_* directive parser.  Strict on purpose: anything the protocol does
  * not define is an error, never a guess.
  *

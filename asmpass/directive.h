@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsing of the .kcfi_* directives (doc/directives.md). */
 #ifndef KCFI_ASMPASS_DIRECTIVE_H
 #define KCFI_ASMPASS_DIRECTIVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The architecture-neutral parts of emission; see emit.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a backend may do while emitting: print lines, and ask the core for the
  * pieces that are the same on every architecture (trap labels and the
  * .kcfi_traps entries that point at them).  The lines go into a buffer: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding and running the real assembler; see gas.h. */
 #include "config.h"
 

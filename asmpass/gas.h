@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding and running the real GNU assembler. */
 #ifndef KCFI_ASMPASS_GAS_H
 #define KCFI_ASMPASS_GAS_H

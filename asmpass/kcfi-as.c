@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-as: a drop-in `as` that turns the kcfi plugin's directives into KCFI
  * preambles, checks and type-id symbols, then runs the real GNU assembler.
  *

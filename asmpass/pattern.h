@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* PCRE2 helpers shared by the arch backends: they describe instruction
  * operand shapes as patterns, compiled (and JIT-compiled) once per process. */
 #ifndef KCFI_ASMPASS_PATTERN_H

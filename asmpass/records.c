@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text of the records of common/exempt.h; see records.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text of the records of common/exempt.h: what kcfi-as writes
  * so that kcfi-audit can tell branches left unchecked on purpose, inline
  * assembly and instrumented functions from a lost check. */

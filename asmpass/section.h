@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which section the assembler is in, modelled from the section directives.
  *
  * Trap-table entries are SHF_LINK_ORDER sections linked to the code section

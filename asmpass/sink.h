@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Buffered output of the rewritten assembly.
  *
  * Everything kcfi-as produces goes through one sink: to the real assembler's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Splitting assembly lines into statements and picking statements apart.
  * Everything works on (pointer, length) slices of the line: no copies. */
 #ifndef KCFI_ASMPASS_STMT_H

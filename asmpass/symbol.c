@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Symbol names; see symbol.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Symbol names as the input writes them (quoted or not), and the names and
  * aliases kcfi-as derives from them. */
 #ifndef KCFI_ASMPASS_SYMBOL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* .symver bookkeeping for extern stubs.
  *
  * A unit may declare foo and define it under another name:

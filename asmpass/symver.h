@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Functions a unit defines under another name with .symver NAME@@VERSION. */
 #ifndef KCFI_SYMVER_H
 #define KCFI_SYMVER_H

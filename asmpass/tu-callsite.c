@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Call-site pairing: a pending .kcfi_call* directive meets the branch it
  * annotates (V_BRANCH: tu-check.c decides what becomes of it), a statement
  * it may pass over, or one it must refuse.  Every instruction statement of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What becomes of an annotated branch: it stays as it is, with a record
  * saying why it is unchecked, or the backend's check replaces it; or it is
  * refused, when a check cannot be made without changing the program. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The .kcfi_* directives that set up the TU's state (doc/directives.md);
  * tu.c dispatches each directive line.  Function entries and .kcfi_extern
  * have files of their own (tu-entry.c, tu-stubs.c); call-site directives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-function state between .kcfi_func and the function's label: the
  * output is held back meanwhile (ENTRY_HOLD) so the preamble can go after
  * the alignment and before GCC's patchable prefix NOPs, which are counted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* .debug_srcinfo records (common/exempt.h) as the TU is streamed: #APP
  * blocks and the extent of every function kcfi-as instrumented, so
  * kcfi-audit can tell those apart from a lost check.  Branches left

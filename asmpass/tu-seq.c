@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Branches the compiler spells as several statements (arch seq_begin(),
  * x86 inline retpolines): tu.c holds their lines (V_HOLD) until the
  * backend has seen the whole sequence, which is then one annotated branch

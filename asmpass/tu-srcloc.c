@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where in the C source the line being read comes from, as far as the
  * input says: GCC's DWARF line program (.file N "name", .loc N LINE COL)
  * with -g.  Errors about the user's code name that place; the .s file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What one translation unit's pass holds, shared by the files that make up
  * the pass (tu*.c); not an interface beyond them, which is tu.h.
  *

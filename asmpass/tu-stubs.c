@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* .kcfi_extern: extern stubs and the aliases that replace them where the
  * function is defined (doc/extern-stubs.md), and __kcfi_typeid_ symbols;
  * .kcfi_stub_alias. */

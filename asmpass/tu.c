@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The translation-unit pass: the line stream and the statement dispatch;
  * see tu.h and doc/directives.md.  The other tu-*.c files each hold one
  * concern of it (tu-state.h lists them), none holds an instruction's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One translation unit flowing through kcfi-as: the state machine that turns
  * directives into preambles, checks and type-id symbols (doc/directives.md).
  * All policy lives here; the arch backend only spells instructions. */

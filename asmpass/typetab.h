@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The per-TU table of .kcfi_type definitions: each prototype is parsed,
  * mangled and hashed once, then referenced by number. */
 #ifndef KCFI_ASMPASS_TYPETAB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Verdicts of the translation-unit pass; see verdict.h. */
 #include "config.h"
 

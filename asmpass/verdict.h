@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a handler of the translation-unit pass (asmpass/tu-*.c) decides about
  * the input line it is shown.  Handlers never write output, renumber lines
  * or report errors: asmpass/tu.c carries their verdicts out, the one place

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit: what one ELF file holds, as the checks need it.
  *
  * Every place in code is a struct loc (section index, offset in it), in

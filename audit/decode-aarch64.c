@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aarch64: fixed 4-byte instructions, decoded by hand for just the forms
  * KCFI needs (doc/abi.md 2).  The check right before "blr/br xN":
  *	ldur	wT, [xN, #-(4M+4)]	T = 16, or 9 when N is 16

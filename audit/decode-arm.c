@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* arm (ARMv7-A, ELF32): ARM state and Thumb-2, decoded by hand for just
  * the forms KCFI needs (doc/abi.md 3a).
  *

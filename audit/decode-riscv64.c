@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* riscv64: 4-byte instructions and 2-byte RVC ones, decoded by hand for
  * just the forms KCFI needs (doc/abi.md 3).  The check right before
  * "jalr rN" (or c.jalr, c.jr, "jalr zero, 0(rN)"):

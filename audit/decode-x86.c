@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* x86_64 and i386: finding indirect branches and the KCFI check in front
  * of each.
  *

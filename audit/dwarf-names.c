@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Type names from DWARF, for files without kcfi-as's KCFI_TYPE_NAME
  * records (built by Clang, or by a kcfi-as before them).
  *

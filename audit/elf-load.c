@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading one ELF file into struct audit_file (audit.h): sections,
  * symbols, relocations, each bounds-checked, so that a truncated or
  * hostile file gets an error that names it and never a crash.  libelf

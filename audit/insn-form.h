@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Instruction forms for the decoders that compare words by hand
  * (audit/decode-aarch64.c, -riscv64.c, -arm.c): each named after the
  * instruction it is, so that a test reads as what it looks for. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit: verify the KCFI protection of ELF files (doc/kcfi-audit.1).
  *
  * For each file: every indirect branch in executable sections is checked

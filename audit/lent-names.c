@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Type names lent by another build (--names-from).
  *
  * Clang records no type names, and a kernel built without DWARF leaves

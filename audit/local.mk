@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # audit/: kcfi-audit, the checker of finished ELF files (doc/kcfi-audit.md).
 bin_PROGRAMS += kcfi-audit
 kcfi_audit_SOURCES = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Findings, one line each:
  *	FILE: SECTION+0xOFF <FUNCTION> (SOURCE:LINE): WHAT
  * The source line comes from DWARF (libdw's offline Dwfl, which also lays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The two tables the checks are judged against: .debug_srcinfo (what
  * kcfi-as left unchecked on purpose, common/exempt.h) and .kcfi_traps
  * (the traps Linux recognises, doc/abi.md).  Both hold places in code: in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* .debug_srcinfo and .kcfi_traps of one file (tables.c). */
 #ifndef KCFI_AUDIT_TABLES_H
 #define KCFI_AUDIT_TABLES_H

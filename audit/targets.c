@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --targets: how many functions each checked call site could reach, i.e.
  * how many preambles in the file carry the id the site compares with.
  * Printed as a distribution, written as CSV or JSON, drawn by gnuplot. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* targets.c: --targets. */
 #ifndef KCFI_AUDIT_TARGETS_H
 #define KCFI_AUDIT_TARGETS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdicts: each indirect branch checked, exempt or a finding; each
  * trap table entry at a trap; each address-taken function with a
  * well-formed preamble whose id agrees with its __kcfi_typeid_ symbol. */

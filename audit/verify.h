@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* verify.c: the checks that are not per branch. */
 #ifndef KCFI_AUDIT_VERIFY_H
 #define KCFI_AUDIT_VERIFY_H

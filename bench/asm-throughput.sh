@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-as's own cost next to GNU as on the same large annotated .s, measured
 # in one run as ratios (best of several repetitions, CPU time user+sys, which
 # a busy machine disturbs far less than wall time; wall time is shown too).

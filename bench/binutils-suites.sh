@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # GNU binutils 2.40 (Debian's binutils-source) built with each compiler mode
 # and run through its own DejaGnu suites (check-binutils, check-gas,
 # check-ld), every KCFI trap logged by the preloaded SIGILL reporter

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The instructions of every process of a run, from callgrind's profiles all
 # written to one pipe (bench/units.sh): one "summary:" per dump, and a dump
 # is made before every exec and fork as well as at exit, so each image's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpu-ms CMD [ARG...]: run CMD and print the CPU time (user + system) it
  * used, in milliseconds with microsecond resolution.  On a shared machine
  * CPU time is a steadier measure than wall time; standard input, output and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Write a C file with N functions shaped like kernel code: struct-member
 # indirect calls, callbacks through parameters, tail calls, switch tables.
 # Usage: bench/gen-corpus.sh N > corpus.c

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Redo bench/data/ from a kernel built by boot/boot-check.sh (x86_64, route cc,
 # CONFIG_CFI_CLANG): the only bench step that needs that kernel tree.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* indirect-call N: N calls through a function pointer, for what one KCFI
  * check costs (bench/indirect-call.sh).  The pointer is read through a
  * volatile object each time, so no compiler can turn the call direct. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What one KCFI check costs at run time, in instructions: bench/indirect-call.c
 # built -O2 -static with gcc, kcfi-gcc -fsanitize=kcfi, clang-19 and clang-19
 # -fsanitize=kcfi, for x86_64 (run natively under valgrind's callgrind) and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-kernel: what KCFI costs at kernel scale, kcfi-gcc beside plain
 # gcc and beside Clang's own KCFI (doc/performance.md).  Four builds of the
 # small boot profile's x86_64 kernel (boot/config, tinyconfig-based) from the

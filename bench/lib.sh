@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh disable=SC2154 # $build and $reps are the caller's
 # Shared by the bench/ scripts (sourced): CPU time of runs with and without,
 # taken in turns.  Expects $build (the kcfi-as build tree, holding

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/: benchmarks (ratios measured in one run; never part of make check).
 EXTRA_DIST += bench/gen-corpus.sh bench/asm-throughput.sh bench/typeids.sh
 EXTRA_DIST += bench/lib.sh bench/typeids-kernel.sh bench/harvest-kernel-prototypes.sh \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # x86_64 KCFI checks and how their target reached %r11, from
 # `objdump -d -w --no-show-raw-insn` (bench/kernel.sh; tests/bench/r11.sh).
 # A check is `mov $-H,%r10d` followed by `add -N(%REG),%r10d`, kcfi-as's

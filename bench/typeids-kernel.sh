@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What type ids cost for real Linux kernel prototypes, the fair counterpart of
 # bench/typeids.sh's random ones.  The data (bench/data/, made by
 # bench/harvest-kernel-prototypes.sh from Linux 6.12 built with kcfi-gcc):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What type ids cost a TU with many distinct prototypes (default 20 000, the
 # budget being 50 ms in all), measured in one run as CPU time (user + system:
 # bench/cpu-ms, which a busy machine disturbs less than wall time), with and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Input: "UNIT GCC KCFI" lines, instructions of a unit through plain gcc and
 # through kcfi-gcc.  Output, one line: "TOTAL MEDIAN P90 WORST WORST_UNIT N".
 # TOTAL is the ratio of the sums, not a mean of ratios: a large unit weighs

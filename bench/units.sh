@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-units: what kcfi-gcc costs per compilation unit, in executed
 # instructions instead of CPU time (doc/performance.md).  On this VM one
 # compile's CPU time swings 20-30 % from run to run and there is no PMU, so

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Boot matrix: build Debian's Linux 6.12 (or 6.1) with kcfi-as for each architecture,
 # boot it under QEMU (TCG) with our init, and check that LKDTM's
 # CFI_FORWARD_PROTO is caught by KCFI with the right type id.

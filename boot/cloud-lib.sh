@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The debian-cloud profile of boot-check.sh (doc/kernel.md 6a): Debian's own
 # configuration of its kernel for virtual machines, built whole -- bzImage and
 # every module -- with kcfi-gcc.  Sourced after lib.sh; expects what lib.sh

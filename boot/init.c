@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* init for the boot matrix: the only process of a test kernel.
  *
  * When the initramfs holds a module tree (/lib/modules/<release>/modules.dep,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Linux's own selftests (tools/testing/selftests of Debian's Linux 6.12)
 # under the three kernels make kunit-check builds per architecture --
 # kcfi-gcc with CFI, plain gcc without, clang-19 with CFI -- booted under

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # KUnit's KTAP output on a kernel console -> one line per test case and a
 # few totals, for kunit-check.sh; likewise the TAP 13 of kselftest's runner
 # (run_kselftest.sh), for kselftest-check.sh.  Input: the console with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The kernel's own unit tests under KCFI: Debian's Linux 6.12 with KUnit and
 # every KUnit test built in (KUNIT_ALL_TESTS), built three times per
 # architecture -- kcfi-gcc with CFI, plain gcc without, clang-19 with CFI --

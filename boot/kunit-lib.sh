@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make kunit-check's and make kselftest-check's reading of results
 # (boot/ktap.awk output): counts per compiler and the differences nobody
 # explained.  Sourced by kunit-check.sh, kselftest-check.sh and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for boot-check.sh (and doc-route.sh, kunit-check.sh): per-architecture
 # facts, the kernel tree, QEMU runs, console checks.
 # Sourced; expects $CACHE, $OUT, $here, $KCFI_BUILDDIR, $SRC, $BOOT_TIMEOUT.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # boot/: Linux 6.12 built with kcfi-as and booted under QEMU (slow: its own
 # target, never part of make check).  BOOT_ARCHES selects architectures,
 # BOOT_CONFIG the profile: small (tinyconfig-based, CI), defconfig, or

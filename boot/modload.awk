@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reads the module log of a debian-cloud boot (the lines boot/init.c's
 # load_modules writes to the second serial port) and prints, tab-separated:
 #   mod	NAME	STATE	ERR	VIA	EXPLAINED	one per module, its last word

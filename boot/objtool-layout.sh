@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # objtool-layout.sh OBJECT < WARNINGS: sort objtool's "relocation to !ENDBR"
 # warnings into those that come from where the linker happened to place
 # code, and the rest.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* .debug: the indirect branches kcfi-as deliberately leaves unchecked.
  *
  * kcfi-as writes one record per such branch (or per inline-assembly block)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the plugin (prepass/, C++) and kcfi-as (C) must agree on, per
  * target and for the protocol between them: written once, here, so that the
  * two halves cannot drift apart.  Nothing but constants, valid C and C++. */

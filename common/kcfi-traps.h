@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The immediates of the trap instructions that name the registers of a
  * failed check, where Linux finds a CFI failure by the trap alone (no
  * .kcfi_traps table): kcfi-as writes them (arches/) and kcfi-audit reads

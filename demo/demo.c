@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kcfi-as demo: one indirect call whose pointer type matches its target,
  * and one whose target has a different prototype.  Built with
  * `kcfi-gcc -fsanitize=kcfi`, the first runs and the second stops at a KCFI

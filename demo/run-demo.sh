@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build demo/demo.c with kcfi-gcc and show KCFI catching the mismatched call.
 # Usage: demo/run-demo.sh [BUILD_DIR]   (default: the source tree's build)
 set -u

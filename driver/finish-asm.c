@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-gcc -S: the finished assembly, as clang -S gives it.
  *
  * With -S no assembler runs, so the plugin's annotated assembly would be

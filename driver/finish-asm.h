@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-gcc -S: cc1 under GCC's -wrapper, its output rewritten by kcfi-as. */
 #ifndef KCFI_FINISH_ASM_H
 #define KCFI_FINISH_ASM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-gcc: run GCC with KCFI.
  *
  * GCC 12's driver rejects -fsanitize=kcfi, so this wrapper takes it (and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # driver/: kcfi-gcc, the compiler driver wrapper that puts the plugin and
 # kcfi-as (asmpass/bin/as) into a GCC command line.
 bin_PROGRAMS += kcfi-gcc

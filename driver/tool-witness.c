@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ccache must not reuse an object after the plugin or kcfi-as changed.
  *
  * With CC="ccache kcfi-gcc", ccache knows only kcfi-gcc: it hashes its

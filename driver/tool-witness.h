@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A header that makes ccache see the plugin and kcfi-as; see tool-witness.c. */
 #ifndef KCFI_TOOL_WITNESS_H
 #define KCFI_TOOL_WITNESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The assembly-line lexer: splits the input stream into lines and says what
  * each line starts with.  One flex DFA pass per byte (but .kcfi_ lines, whose
  * first word decides, are cut out with memchr); no allocation per line.

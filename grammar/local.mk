@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # grammar/: the flex/bison sources.  Generated C lands in the build tree.
 #   asmline.l  -> asmline-lex.c/.h  (assembly line classifier, used by kcfi-as)
 #   proto.l    -> proto-lex.c/.h    (tokens of the prototype language)

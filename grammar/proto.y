@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Grammar of the prototype language (doc/directives.md section 4): one C type
  * name, with the abstract declarators of C17 6.7.7 and parameter
  * declarations that may name their parameter.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* -fplugin-arg-kcfi-arity: how many general registers carry a defined
  * function's arguments into it, for x86_64's FineIBT-BHI (doc/abi.md 1,
  * "Arity").

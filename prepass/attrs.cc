@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Attributes: teach stock GCC 12 the two spellings KCFI code uses, and
  * drop the one that would hide checked calls from the kernel.
  *

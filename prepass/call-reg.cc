@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* -fplugin-arg-kcfi-call-reg=REG: checked calls take their target in REG.
  *
  * Some check sequences only work through one register: on x86_64 behind a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* -fplugin-arg-kcfi-extern-stubs: typed stubs for functions the unit only
  * declares (doc/extern-stubs.md).
  *

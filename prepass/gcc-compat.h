@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What differs between the GCC versions the plugin is built for (11, 12 in
  * CI; 13 and 14 are meant to be a configure away).  One place for every
  * version test, one shim or feature macro per difference, each saying what

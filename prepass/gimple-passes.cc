@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* GIMPLE passes: give every indirect call its type, and keep the
  * optimizers from merging calls or functions whose types differ.
  */

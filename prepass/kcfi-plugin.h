@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi.so: the GCC side of kcfi-as.
  *
  * The plugin tells the assembler pass which C type every function has and

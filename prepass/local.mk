@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # prepass/: the GCC plugin, built once per compiler (one .so per cc1).
 #
 # A cc1 refuses a plugin built against another compiler's headers, so each

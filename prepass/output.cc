@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What the directives say about types and symbols: the lines that define
  * type ids and name symbols, and which functions get a preamble.
  */

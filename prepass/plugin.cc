@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* kcfi.so: plugin entry, options and the per-unit directives.
  *
  * Who does what, and where (cc1: in cc1 only, never in lto1):

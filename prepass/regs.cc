@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The registers the program keeps for itself: a check kcfi-as puts in front
  * of a call must not overwrite them (doc/directives.md 2.6).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* RTL passes: markers on calls, directives before branches.
  *
  * Right after expand, MEM_EXPR of a call's MEM still says what the call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Clang 22's cfi_salt("...") attribute (the kernel's __cfi_salt).
  *
  * The salt is part of a function type: Clang hashes "<mangled name>.<salt>"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin's own tables: memory that lives as long as the process, a
  * text buffer, and a map from a GCC uid to a pointer.
  *

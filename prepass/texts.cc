@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Type texts: interned once per process, which is per output file (cc1, or
  * one ltrans), and numbered at first use.
  *

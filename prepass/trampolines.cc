@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* GNU C nested functions whose address is taken.
  *
  * A nested function that uses its parent's frame is reached through a

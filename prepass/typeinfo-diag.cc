@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Misuse of __builtin_linux_abi_kcfi_name (T) / _hash (T), reported as a
  * built-in that parses T once as a type name reports it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* __builtin_linux_abi_kcfi_name (T) and __builtin_linux_abi_kcfi_hash (T).
  *
  * The plugin knows no hashes and no mangling, so these cannot be real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Print a function type as a C type name (doc/directives.md §4).
  *
  * Declarators nest inside out: each derived type wraps the text of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Configure (once) and build kcfi-as in the source tree.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian 12 packages kcfi-as needs to build and to run its tests.
 # Usage: scripts/install-deps.sh [--with-boot] [--with-bench]
 # (as root, or with sudo available)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # On a fresh Debian 12 machine: install what is needed, build, run the tests.
 set -eu
 cd "$(dirname "$0")/.."

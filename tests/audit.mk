@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/audit/: kcfi-audit (audit/) on what kcfi-gcc builds.
 #   verify   x86_64: good output exits 0 with exact counts (object, ld -r,
 #            shared library); each deliberately broken output is named

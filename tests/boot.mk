@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/boot/: the boot matrix console judge, its kernel audit on arm,
 # make kunit-check's and make kselftest-check's reading of consoles, and the
 # debian-cloud profile's module loads, configuration delta and module audit

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cross/: aarch64 and riscv64 (arm and i386 where a test says so)
 # through <triple>-kcfi-gcc, run under qemu-user.  Targets configure found no plugin for, or whose qemu or
 # sysroot is missing, are skipped with a message.

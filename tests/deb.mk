@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make deb-check: the Debian package (make deb) is lint-free, installs with
 # apt-get, builds and runs the demo with the installed tools alone, and
 # leaves nothing behind when removed.  Root or passwordless sudo; not part

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/differential/: type ids through kcfi-gcc against clang-19 and
 # clang-22 on thousands of random prototypes, and -fsanitize-kcfi-arity
 # preambles against clang-22 on random definitions (not in `make check`,

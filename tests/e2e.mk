@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/: C in, kcfi-gcc, objects and running programs out (x86_64).
 #   demo         the README's demo dies of SIGILL at a listed, decodable trap
 #   preambles    who gets __cfi_ and __kcfi_typeid_ (doc/design.md 4)

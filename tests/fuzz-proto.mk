@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/proto-*: libFuzzer campaign on the prototype language, built
 # with Clang (-fsanitize=fuzzer,address,undefined) straight from the
 # typeids/ and generated grammar sources.  Not in `make check`:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/golden/: annotated .s in, rewritten .s out, against reviewed files.
 TESTS += tests/golden/golden.sh
 EXTRA_DIST += tests/golden/golden.sh \

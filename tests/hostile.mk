@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/hostile/: input GCC never writes (huge lines, NUL, bytes >= 0x80, CRLF,
 # malformed directives, truncated units, GCC's trampoline template).  The
 # 200 MB streaming test is slow:

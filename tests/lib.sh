@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the shell tests.  Sourced; expects the variables that
 # AM_TESTS_ENVIRONMENT exports (KCFI_AS, KCFI_GCC, top_srcdir, top_builddir...).
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/: each area keeps its own fragment.
 include tests/typeids.mk
 include tests/prepass.mk

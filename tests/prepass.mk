@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/prepass/: the GCC plugin, through the -S output of its scenarios.
 PREPASS_TESTS = \
 	tests/prepass/structure.sh \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ./configure --enable-sanitizers: ASan + UBSan for every program and library
 # built with $(CC), and a test environment in which a sanitizer report can
 # never pass for an ordinary refusal.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/torture/: GCC 12's gcc.c-torture/execute (Debian gcc-12-source,
 # extracted to ~/.cache/kcfi-as/gcc-12-torture, never committed) through
 # kcfi-gcc, compared with plain gcc, every indirect branch accounted for.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/typeids/: the prototype parser, the mangler and the hashes.
 #   unit          tables of prototype -> mangled name, hash vectors, errors,
 #                 random input, speed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-typeid: the KCFI type id of a C type, as kcfi-as and Clang compute it.
  *
  * For kernel developers chasing a CFI failure ("which prototype has id

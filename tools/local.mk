@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tools/: installed helpers built on the libraries.
 #   kcfi-typeid  the type id of a C type (tools/kcfi-typeid.c --help)
 bin_PROGRAMS += kcfi-typeid

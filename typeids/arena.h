@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A bump allocator: type nodes and the interning table (for one prototype,
  * or for a whole TU in a struct kcfi_typeids), and the scratch of one parse
  * (declarator pieces, the scanner's buffers).  Nothing is freed

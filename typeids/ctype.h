@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* C types as the mangler sees them.
  *
  * Nodes are hash-consed: within one ctype_table, two structurally equal types

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Declarators: the `*`, `[N]` and `(params)` around a (possibly absent) name.
  *
  * C writes derivations inside out: in `int (*(*)(int))(char)` the outermost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The two hashes KCFI type ids are made with.  Both run over the whole
  * mangled name, "_ZTS" and any ".normalized" suffix included; the id is the
  * 32-bit FNV-1a value or the low half of XXH64 with seed 0.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hash table of typeids/: chained, with the chain link and the hash
  * kept inside the entries (the caller says where), power-of-two buckets.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # typeids/: prototype language -> mangled name -> type id (libtypeids.a).
 noinst_LIBRARIES += libtypeids.a
 libtypeids_a_SOURCES = typeids/typeid.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Itanium C++ ABI mangling of C types, as Clang's mangleCanonicalTypeName
  * produces it for KCFI: "_ZTS" + <type> [+ "." + salt] [+ ".normalized"]
  * [+ ".generalized"].

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Data models of the targets kcfi-as supports, keyed by triple.
  *
  * Only integer normalization looks at them (the width of long, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs the flex scanner and the bison parser of grammar/ over one prototype,
  * with the memos of type-memo.h in front: a prototype `R (P, ...)`, or one
  * returning a pointer to a function or an array, is put together from its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The prototype-language parser (grammar/proto.l, grammar/proto.y): text in,
  * interned ctype out.  The language is doc/directives.md section 4.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Specifier lists: `unsigned long int`, `const struct s`, `double _Complex`.
  *
  * C lets specifiers come in any order, so the parser hands them over one at a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Type texts already parsed, found again by their exact bytes.
  *
  * A TU declares thousands of distinct prototypes over a far smaller set of

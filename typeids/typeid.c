@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The public entry points: parse, check the model, mangle, hash.  All state
  * of a call lives in its arena, or in the caller's struct kcfi_typeids. */
 #include "config.h"

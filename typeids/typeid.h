@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* typeids: C prototype -> Itanium-style mangled name -> 32-bit KCFI type id.
  *
  * The only entry points the rest of kcfi-as uses.  The prototype language is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by kselftest-check.sh (after lib.sh): what the selftests of an
 # architecture other than the host's need and Debian 12 does not ship for
 # it -- a static busybox (busybox-static exists for Debian's own

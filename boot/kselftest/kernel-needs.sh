@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by kselftest-check.sh and tests/boot/kselftest.sh: what a kernel
 # must have for the selftests' initramfs to run on it, read from its
 # .config before anything is built or booted.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The boot profile's test module: indirect calls across the module boundary,
  * both ways, each through a KCFI check.

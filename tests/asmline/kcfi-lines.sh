@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # .kcfi_ lines are cut out of the scanner's buffer with memchr instead of its
 # DFA when they lie whole in it (grammar/asmline.l).  Here 800 KB of them,
 # read from a file and from a pipe (where reads end anywhere), so that lines

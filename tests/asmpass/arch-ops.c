@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The backend interface of asmpass/arch.h: every registered backend has
  * every required operation (a missing one fails here, not as a call
  * through NULL in some user's build), arch_missing() catches each one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # .kcfi_func NAME, ID, arity=N (doc/directives.md 2.3): on x86_64 the
 # preamble's movl goes to the register numbered N (eax, ecx, edx, ebx, esp,
 # ebp, esi, edi: opcode b8+N), what Linux's FineIBT-BHI decodes; with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Protocol details of doc/directives.md that the other tests do not pin:
 # several .kcfi_require_plugin lines (one per unit an LTO partition merged),
 # and the NOPs of the patchable prefix after .LPFEn:, the only instructions

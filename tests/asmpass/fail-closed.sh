@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every fail-closed error (README "It fails closed", doc/directives.md 1-3): a hand-written .s gives
 # "file:line: error: ..." and a non-zero exit, and no object survives.
 . "$top_srcdir/tests/lib.sh"

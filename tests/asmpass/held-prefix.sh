@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Prefix statements alone on their lines ("cs", "rex64", as GCC prints them
 # before a retpoline thunk or the TLS GD call) after a call-site directive
 # are held by kcfi-as, so that a check or a record label can go in front of

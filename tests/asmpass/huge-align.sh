@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Huge function alignment (issue 14, item 14): the x86 preamble's padding
 # (the NOPs that keep the entry aligned with the id right before it) takes
 # constant space in the rewritten assembly, whatever the alignment:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # i386 (doc/abi.md 1a): every spelling of an indirect branch GNU as takes in
 # 32-bit mode, through kcfi-as --32 and GNU as, read back with objdump: the
 # target's register (a memory target loaded into %eax once), a cmpl of

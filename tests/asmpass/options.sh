@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-as as a drop-in `as`: option pass-through, inputs, --version/--help.
 . "$top_srcdir/tests/lib.sh"
 

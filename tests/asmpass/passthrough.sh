@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Input without .kcfi_version (a plain .S, or -fno-sanitize=kcfi) goes to the
 # real assembler byte for byte, on every input path.
 . "$top_srcdir/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Registers a check must not overwrite (doc/directives.md 2.6, 3.7): the
 # static chain a call passes (.kcfi_call ID, chain=REG) and the registers the
 # program keeps (.kcfi_reserved).  Hand-written assembly for every backend,

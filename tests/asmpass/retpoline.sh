@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Retpolines through kcfi-as.  thunk-inline: GCC's inline retpoline after a
 # call-site directive is one indirect branch; a checked one becomes the check
 # and the same retpoline through %r11 under GCC's labels, the others pass

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # __builtin_eh_return under -mfunction-return=thunk-extern -fcf-protection:
 # GCC 12 leaves through "jmp __x86_return_thunk_rcx", an indirect jump that
 # is not a call.  It takes .kcfi_branch_nocall, passes unchanged, and like

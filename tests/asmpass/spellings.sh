@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # x86_64: every spelling GNU as accepts for an indirect branch (issue 14,
 # item 12).  For each one the real assembler is the oracle: what it
 # assembles the spelling to (objdump) decides which register the check

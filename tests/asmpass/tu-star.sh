@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The translation-unit pass is a star around asmpass/tu.c (doc/design.md 2):
 # no other tu*.c file calls a function another tu*.c file defines, and only
 # tu.c writes output, renumbers lines or reports errors, so the line

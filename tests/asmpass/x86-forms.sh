@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every x86_64 branch shape GCC prints, through kcfi-as and GNU as, then
 # decoded from the object by kcfi-elfcheck (an independent reader): each check
 # is the 6+4+2+2 bytes Linux decodes, with the id of its type and the hash

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit on x86_64 code built with -fsanitize-kcfi-arity: the preambles
 # whose movl goes to another register than %eax are well formed (exit 0,
 # no finding), the summary adds their distribution by arity, --arity names

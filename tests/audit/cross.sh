@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit on aarch64 and riscv64 objects from <triple>-kcfi-gcc (no
 # qemu needed): exit 0 with prog.c's counts; a check removed by hand from
 # the rewritten assembly is named; riscv64 also without RVC.  Skipped for

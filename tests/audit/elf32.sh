@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit on ELF32: i386 (kcfi-gcc -m32, and i686-linux-gnu-kcfi-gcc for
 # what needs a 32-bit link) and arm (arm-linux-gnueabihf-kcfi-gcc, Thumb-2
 # and ARM state).  For each: prog.c's object, its ld -r with target.c and

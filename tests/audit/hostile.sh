@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit --targets on truncated and bit-flipped ELF files (an object,
 # the same without its records, and a shared library from kcfi-gcc; i386
 # and arm objects): every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the kcfi-audit tests (tests/audit/*.sh).  Sourced.
 . "$top_srcdir/tests/lib.sh"
 A=$top_srcdir/tests/audit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit --targets names types: one checked call of each of five
  * function types, with a different number of functions of each, so that
  * the most permissive list has a fixed order. */

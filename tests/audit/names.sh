@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit --targets names the type behind each id: kcfi-as records the
 # mangled name of every id it puts in a preamble, a check or a
 # __kcfi_typeid_ symbol (KCFI_TYPE_NAME records of .debug,

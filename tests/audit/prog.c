@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit's test program: two checked calls (one a tail call), one
  * call of each exempt kind kcfi-as records, a table of address-taken
  * functions and one taken function defined in target.c. */

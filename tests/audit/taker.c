@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Takes the address of taken_plain (built without KCFI, so no preamble) in
  * code only: in a linked program no relocation and no data word is left of
  * it, just "lea taken_plain(%rip)" or "mov $taken_plain".  With

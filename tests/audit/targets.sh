@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit --targets: per checked call site, the functions whose preamble
 # carries the id it expects.  In prog.c + target.c, apply() calls an
 # int (int) (inc, dbl, neg, ext_target: 4) and run() a void (void)

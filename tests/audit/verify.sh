@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit on x86_64 code from kcfi-gcc: exit 0 with exact counts on good
 # output (object, ld -r, shared library); then deliberately broken outputs,
 # each named by its exact finding: a check removed by hand from the

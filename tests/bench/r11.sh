@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/r11-checks.awk, which make bench-kernel runs on our vmlinux.o and
 # Clang's: first on canned objdump text with one check of each kind, then
 # on the same C functions compiled by kcfi-gcc and by clang-19 the way the

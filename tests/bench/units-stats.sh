@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-units' arithmetic on canned numbers: the per-run sum of
 # callgrind's dumps (bench/callgrind-sum.awk) and the ratios of the last
 # line (bench/units-stats.awk).  Nothing here runs valgrind.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # boot/lib.sh's kcfi_audit, which boot-check runs on every KCFI kernel it
 # builds, on arm too: arm's ELF32 vmlinux is audited like the others, not
 # passed over.  The kernel is stood in for by ld -r of prog.c and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # boot/cloud-lib.sh without a kernel: the configuration delta against
 # Debian's file and its allow-list, the initramfs list of a module tree,
 # and kcfi_audit_modules on stand-in modules (ld -r of tests/audit/prog.c

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The boot matrix's console judge (boot/lib.sh) must fail every way a KCFI
 # kernel can go wrong, not only pass the good case: hand-written consoles in
 # the shape Linux 6.12 prints, checked against a fake vmlinux.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make kselftest-check's reading of consoles (boot/ktap.awk in its
 # kselftest mode) and its verdicts (boot/kunit-lib.sh), on hand-written
 # consoles in the shape boot/kselftest/init gives them: kselftest's runner

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make kunit-check's reading of KUnit consoles (boot/ktap.awk) and its
 # comparison of compilers (boot/kunit-lib.sh), on hand-written consoles in
 # the shape Linux 6.12 prints: counts per case, parameterized cases counted

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by tests/boot/kunit.sh and kselftest.sh, after tests/lib.sh and
 # with B set to the boot/ directory.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The debian-cloud profile's module loads without a kernel: boot/init.c's
 # load_modules, built with finit_module replaced by a fake that answers what
 # each fake module file says, runs in a directory tree; then its log goes

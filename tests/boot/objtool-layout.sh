@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # boot/objtool-layout.sh, which excuses an objtool "relocation to !ENDBR"
 # warning on our kernel only when the relocation reads past the end of the
 # object it names (where the linker put code decides whether objtool

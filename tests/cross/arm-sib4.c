@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A sibcall through ip that passes four arguments in r0-r3: the check
  * saves r3 around its compare (ip is the target), so r3 still holds the
  * fourth argument when bx ip reads it.  Linux's ioremap() is such a call. */

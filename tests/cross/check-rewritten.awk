@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Checks kcfi-as output (--kcfi-save) for aarch64 or riscv64 against the
 # plugin's input (-S), both given on the command line: INPUT.s OUTPUT.s.
 #   -v arch=aarch64|riscv64 -v prefix=M -v nop=N (riscv NOP bytes)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reads `objdump -d` of an aarch64 or riscv64 object (-v arch=...) and checks
 # every trap the way Linux 6.12 decodes it: arm64 "brk #0x8xxx" is followed by
 # blr/br of register imm & 31; riscv (c.)ebreak is preceded by a 32-bit beq

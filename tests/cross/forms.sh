@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hand-written assembly through kcfi-as for aarch64 and riscv64: branch
 # classification, the strict and the lenient next-instruction rules
 # (doc/directives.md 3.1), the reservation check (3.3), riscv's NOP size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inline assembly next to a checked C call (tests/cross/inline-asm.sh): the
  * asm statements hold an indirect call, an asm goto's indirect jump and
  * several lines each, one is basic asm, and a file-scope asm defines a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Inline assembly on every backend (doc/design.md, "Inline assembly"): a
 # unit whose asm statements hold an indirect call, an asm goto's indirect
 # jump and several lines each, with a file-scope asm function that calls

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Interop with Clang 22 per cross target: the three units, with the callers
 # or the targets built by clang-22 --target=TRIPLE -fsanitize=kcfi (FNV-1a
 # ids) and the rest by <triple>-kcfi-gcc, link and run under qemu-user; a

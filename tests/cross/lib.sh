@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the cross tests (tests/cross/*.sh): aarch64 and riscv64 code
 # built with <triple>-kcfi-gcc and run under qemu-user.  Sourced.
 . "$top_srcdir/tests/lib.sh"

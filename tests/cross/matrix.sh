@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The option matrix of tests/cross/options.sh and options-patchable.sh:
 # one program built for each target with an option set, then either it
 # runs its typed calls, dies at the check of the mistyped one and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -fpatchable-function-entry=N,M on every cross target (tests/cross/matrix.sh):
 # N from 0 to 8, each with M = 0, N/2 and N (patchable_pairs): the ids sit
 # where the checks look for them, M NOPs before the entry.  arm refuses

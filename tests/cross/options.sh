@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/options.sh for the cross targets (tests/cross/matrix.sh:
 # aarch64, riscv64, arm in Thumb-2 and ARM state, i386 through the i686
 # driver and through kcfi-gcc -m32), under qemu-user: the option sets that

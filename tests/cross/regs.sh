@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # aarch64 and riscv64: a check must not overwrite a register the program
 # needs (tests/e2e/regs.sh is the x86_64 side).  The checks write
 #   aarch64  x16, x17 (x9 for one of them when the target is in x16/x17)
@@ -63,7 +64,7 @@ for t in $TS; do
 		done
 		r=${fixed%% *}
 		refused "$t" call-saved-$r$o "which -fcall-saved-$r reserves" $o -fcall-saved-$r "$F"
-		refused "$t" global-$global$o "would overwrite $global (.*), which holds the global register variable keep (.*regs-fixed.c:8)" \
+		refused "$t" global-$global$o "would overwrite $global (.*), which holds the global register variable keep (.*regs-fixed.c:9)" \
 			$o -DGLOBAL_REG="\"$global\"" "$F"
 		runs "$t" plain$o 42 -fsanitize=kcfi $o "$F"
 		runs "$t" fixed-$free$o 42 -fsanitize=kcfi $o -ffixed-$free "$F"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run-time proof under qemu-user, per cross target: the demo, the three-unit
 # program (all calls, a header mismatch across units, a call and a sibcall
 # to a function of another type, one union's three call types that stock GCC

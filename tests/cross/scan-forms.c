@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Call and jump shapes for the cross scan test: checked calls and sibcalls,
  * calls through struct members and arrays, a no_sanitize body, a jump table
  * (compressed on aarch64), computed gotos, a TLS access (a descriptor call

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Scan test per cross target: C sources through <triple>-kcfi-gcc at
 # -O0/-O2/-O3/-Os, with patchable prefixes (4,2 and 8,4), BTI
 # (-mbranch-protection=standard) on aarch64, -march=rv64gc and rv64g on

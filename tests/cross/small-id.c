@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Prints "sN ID" for the first struct tag sN whose type void (struct sN *)
  * has an FNV-1a id with no upper 20 bits for lui (riscv: the id is in
  * [0, 0x7ff] or [0xfffff800, 0xffffffff]), computed independently of

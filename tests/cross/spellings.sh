@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # aarch64, riscv64 and arm: every spelling GNU as accepts for an indirect branch
 # (issue 14, item 12; tests/asmpass/spellings.sh is the x86_64 side).  The
 # cross assembler is the oracle: what it makes of a spelling decides the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # aarch64 branch ranges: one function with 1600 checked indirect calls in a
 # block guarded by a single-bit test, the shape GCC compiles to tbz/tbnz
 # (+-32 KiB).  Each check adds six instructions GNU as cannot relax around;

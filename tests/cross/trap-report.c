@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Linked into the run-time test programs (built without KCFI): on SIGTRAP,
  * decode the trap the way Linux 6.12 does and print what it would report,
  * then die of SIGTRAP as an unhandled trap would.

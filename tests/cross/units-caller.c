@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The calling unit: every call here goes through a pointer. */
 #include "units.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scenarios, by argv[1]:
  *   all     every call with its right target; prints "all calls returned"
  *   call    an int (int) call that returns, to sum (int (int, int))

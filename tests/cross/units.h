@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Three units that see each other only through this header: the callers
  * (units-caller.c), the targets (units-targets.c) and main (units-main.c).
  * Any of the first two may come from kcfi-gcc or from Clang.  With

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make deb-check: build the package as `make deb` does, lint it, install it
 # with apt-get, and use it from a clean environment (PATH=/usr/bin:/bin, a
 # fresh HOME, nothing of the build tree): the demo traps where it must, each

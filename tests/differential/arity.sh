@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Differential test of -fsanitize-kcfi-arity: kcfi-gcc against clang-22 on
 # random function definitions (gen-protos --defs: structs by value of every
 # x86_64 psABI class, float, double, long double, __int128, _Complex,

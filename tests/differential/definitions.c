@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Function definitions whose own type (the preamble's id) is not what the
  * declarations in the random batches cover: K&R definitions (promoted
  * prototype), unprototyped ones, ms_abi, VLA and [static] parameters,

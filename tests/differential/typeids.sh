@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Differential test of type ids: kcfi-gcc against Clang, on the same C.
 #
 # gen-protos --cc=gcc writes random file-scope function types over the forms

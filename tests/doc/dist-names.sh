@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every file git tracks fits a ustar archive (configure.ac's tar-ustar):
 # automake's default v7 format drops a name over 99 characters from
 # `make dist` with only a warning, and two kernel patches went missing from

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The manual pages and --help agree: every option a tool's --help lists has
 # an entry in its page and every entry is an option --help lists; the pages
 # render without warnings; --version says what each tool is (kcfi-as's first

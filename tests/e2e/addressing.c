@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Indirect calls whose target is a memory operand of every shape: struct
    members at several offsets, array elements, a global table, a nested
    member.  kcfi-as loads each into %r11 before checking; running proves

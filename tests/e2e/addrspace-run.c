@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* x86 named address spaces in function types: a pointer into %gs
    (__seg_gs) is a different pointer type from a generic one, and Clang
    gives the function types different ids (U5AS256).  Calls through

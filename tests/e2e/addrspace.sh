@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # x86 named address spaces (__seg_gs, __seg_fs) in parameter types: the
 # calls of the right type run, a call through the generic pointer type
 # traps at a listed check of int (const int *, int); the preambles carry

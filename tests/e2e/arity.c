@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* -fsanitize-kcfi-arity: one function per way of passing arguments on
    x86_64 (tests/e2e/arity.sh has the register each preamble must name).
    The bodies use every parameter, so that Clang's count of live

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -fsanitize-kcfi-arity on x86_64 (doc/abi.md 1, "Arity"): each preamble's
 # movl names the register of its arity, at every level (arity.c: every
 # psABI way of passing arguments); at -O0 the preambles are clang-22's,

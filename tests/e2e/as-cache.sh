@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-gcc remembers which `as` the compiler would run (pass_real_as in
 # driver/kcfi-gcc.c) instead of asking `gcc -print-prog-name=as` on every
 # compile.  The remembered answer is used while nothing that decides it has

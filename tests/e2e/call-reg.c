@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checked calls whose targets are loaded just before the call: behind a
  * retpoline, x86_64's check reads the target from %r11, and the plugin
  * (-fplugin-arg-kcfi-call-reg) has GCC load it there directly. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -fplugin-arg-kcfi-call-reg: behind x86_64 retpolines the check reads the
 # target from %r11, and kcfi-gcc has the plugin ask GCC to load it there, so
 # that no move into %r11 precedes the check (prepass/call-reg.cc).  Where the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Call sites in the objects kcfi-gcc writes: one check per call of the
 # right type where the optimizers would merge or share them, none for direct
 # calls, each check immediately in front of its transfer, tail calls checked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CC="ccache kcfi-gcc": a cached object is reused only while the plugin and
 # kcfi-as are the same bytes (driver/tool-witness.c).  Real ccache with its
 # default settings (direct mode), and in preprocessor mode: the second

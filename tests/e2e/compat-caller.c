@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The caller unit: every call goes through a volatile pointer, so each one
    stays indirect and checked against the pointer's type.  */
 #include "compat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The unit holding main: it only hands over to the caller unit.  */
 #include <stdio.h>
 #include "compat.h"

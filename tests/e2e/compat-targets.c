@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The target unit: each function here is called from the caller unit through
    a pointer, so each carries a preamble with its own type's id.  */
 #include "compat.h"

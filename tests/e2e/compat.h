@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Cross-unit (and cross-compiler) KCFI: the caller unit and the target unit
    see the targets through this one header, so they agree on every type —
    unless COMPAT_MISMATCH makes the target unit define scale() with another

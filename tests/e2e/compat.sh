@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Three units (caller, targets, main) built separately: the ids of the
 # caller's checks and of the targets' preambles agree across units and across
 # compilers.  Clang 22 (-fsanitize=kcfi with FNV-1a ids) or Clang 19 (its

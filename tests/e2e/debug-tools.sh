@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-as's records sit in a debug section of every object (common/exempt.h).
 # The tools that walk a program's debug sections must treat a KCFI program
 # as they treat the same program from plain gcc: readelf -w and objdump

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's demo at every level: the matched indirect call runs; the
 # mismatched one (an int (int *) function called through a void (*)(int *))
 # dies of SIGILL at a ud2 that .kcfi_traps lists, behind the 12 bytes Linux

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CC="distcc kcfi-gcc" against distccd servers on 127.0.0.1, each started
 # here on a free port and stopped by its pid.  distcc preprocesses locally
 # (with kcfi-gcc's tool witness, driver/tool-witness.c) and the server runs

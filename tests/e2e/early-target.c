@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checked calls whose target is set among other work: the plugin moves the
  * insn that sets the target's register above the argument set-up
  * (prepass/early-target.cc), and must leave it below anything it may not

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The insn that sets a checked call's target goes above the argument set-up
 # (prepass/early-target.cc), so the check's load of the type id does not
 # wait on a load right before it: kernel flags, -Os (no scheduler) and -O2.

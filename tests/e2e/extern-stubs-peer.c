@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Another unit, or a shared library, handing out libc's addresses
  * (tests/e2e/extern-stubs.sh). */
 #include <stdlib.h>

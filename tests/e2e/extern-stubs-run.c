@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Library functions reached through pointers (tests/e2e/extern-stubs.sh).
  * argv[1] picks what to do; the program prints what it saw. */
 #define _GNU_SOURCE

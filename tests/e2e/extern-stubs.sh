@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md): libc functions called
 # through pointers run instead of trapping, checked against the type the
 # program declared them with; a wrongly typed pointer still traps; pointers

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-gcc -S writes finished assembly, as clang -S does: no kcfi directive
 # left, the real assembler alone makes the same code kcfi-gcc -c makes, and
 # the demo built from it still traps.  -S -o -, several inputs, a .S input,

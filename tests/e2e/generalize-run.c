@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Clang 22's -fsanitize-cfi-icall-generalize-pointers: a pointer parameter
    counts as void *, keeping its pointee's qualifiers.  A call through
    void (*)(char *) of a void (int *) function passes; through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -fsanitize-cfi-icall-generalize-pointers (Clang 22): ids of the
 # ".generalized" names in preambles and checks; a call through another
 # object pointer type runs, one through a pointer to a const pointee traps

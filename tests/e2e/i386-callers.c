@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The indirect calls (tests/e2e/i386.sh); GCC -m32 makes most of them
  * through memory ("call *4(%eax)", "jmp *(%eax)"). */
 #include "i386.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tests/e2e/i386.sh's driver: "all" makes every call with matching types
  * and prints "all calls returned"; any other argument makes one call
  * through a pointer of the wrong type, which a check stops with SIGTRAP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The functions called through pointers (tests/e2e/i386.sh). */
 #include "i386.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tests/e2e/i386.sh: a program in three units, each of which may come from
  * kcfi-gcc -m32, i686-linux-gnu-kcfi-gcc or clang-22 -m32.  No libc header:
  * the native gcc -m32 may have no 32-bit headers (Debian's multilib

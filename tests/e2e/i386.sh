@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # i386 user space (doc/abi.md 1a): a three-unit program built with
 # kcfi-gcc -m32, with i686-linux-gnu-kcfi-gcc when configure built it, and
 # mixed with clang-22 -m32 -fsanitize=kcfi (FNV-1a) in both directions, run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the end-to-end tests (tests/e2e/*.sh): C in, kcfi-gcc,
 # objects and programs out, checked from the bytes.  Sourced.
 . "$top_srcdir/tests/lib.sh"

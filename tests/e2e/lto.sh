@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -flto: the code, and so the checks and preambles, is written by lto1 at
 # link time; the offset each check loads from must still be -(M+4), or every
 # matched call would trap (the seed's LTO offset case).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* GNU C nested functions under -fsanitize=kcfi (tests/e2e/nested.sh).
    -DREFUSE: the places marked REFUSED take a nested function's address,
    which is a stack trampoline with no type id; each must be an error.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # GNU C nested functions (issue 14 item 13).  Taking the address of one
 # gives a trampoline on the stack with no type id, which a checked call
 # would trap on: with -fsanitize=kcfi that place is an error, at its line,

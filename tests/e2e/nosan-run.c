@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* no_sanitize("kcfi") at run time: the body a call is written in decides,
    also after inlining.  A target of the wrong type goes through the exempt
    calls and stops at the first checked one.  */

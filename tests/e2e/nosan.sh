@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # no_sanitize("kcfi"): the calls written in such a body are unchecked, also
 # where it is inlined; calls inlined from a checked body stay checked.  The
 # functions themselves keep their preambles.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The option sets distributions build packages with and the kernel-like
 # code-generation options, each on one program: the correctly typed calls
 # run, the wrongly typed one dies at its check, and kcfi-audit finds every

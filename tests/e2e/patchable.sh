@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -fpatchable-function-entry=N,M: preambles end M NOPs before the entry, every
 # check loads the id from -(M+4)(%reg), and the program runs; the
 # patchable_function_entry attribute that would move one entry is an error.
@@ -65,7 +66,7 @@ check "... every entry keeps its alignment" pad_aligned "$T/pad-o2.o"
 
 refused() {	# FLAGS...
 	! "$KCFI_GCC" -fsanitize=kcfi "$@" -c -o "$T/refused.o" "$top_srcdir/tests/prepass/patchable.c" 2>"$T/refused.err" &&
-	grep -q "patchable.c:5:1: error: 'patchable_function_entry' attribute cannot be used with '-fsanitize=kcfi'" "$T/refused.err" &&
+	grep -q "patchable.c:6:1: error: 'patchable_function_entry' attribute cannot be used with '-fsanitize=kcfi'" "$T/refused.err" &&
 	[ ! -e "$T/refused.o" ] || { cat "$T/refused.err"; false; }
 }
 for o in $OPT_LEVELS; do

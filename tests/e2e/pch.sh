@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A precompiled header changes nothing: through kcfi-gcc, the same unit with
 # the header from a PCH and parsed from source gives identical rewritten
 # assembly (so identical ids in preambles and checks) and identical code.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Who gets a __cfi_ preamble and who gets __kcfi_typeid_, read from the
 # objects kcfi-gcc writes (doc/design.md 4): public
 # functions and address-taken statics yes, with the function's binding; a

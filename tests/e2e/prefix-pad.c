@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Functions with and without a preamble, in .text and in another section,
    for the padding kcfi-as puts before -fpatchable-function-entry's NOPs.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Built with -fpatchable-function-entry=N,M: the checks load the id from
    f-(M+4), where the preamble put it, so matched calls run.  */
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -pg (and -p, -mfentry) in a PIE, Debian's default: GCC prints the call of
 # mcount or __fentry__ itself, outside any insn the plugin sees, as
 # "1: call *mcount@GOTPCREL(%rip)".  It calls a named function, so kcfi-as

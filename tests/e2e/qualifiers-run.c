@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Top-level qualifiers of parameters are not part of a function's type, and
    array parameters decay: calls through pointers written without them run.
    A qualifier below the top level is part of the type: the last call traps.  */

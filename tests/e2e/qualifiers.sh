@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Parameter qualifiers at run time: top-level ones (const, restrict,
 # volatile, [const N]) and typedef'd anonymous structs do not change a type
 # id, so calls through pointers without them run; a const pointee does, so

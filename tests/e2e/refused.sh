@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Options after which GCC prints x86 assembly kcfi-as cannot instrument are
 # refused by kcfi-gcc before anything runs, with one line naming the option;
 # a later option that undoes them, or -fno-sanitize=kcfi, lifts that.  Their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A call through a checked pointer that passes a static chain
  * (__builtin_call_with_static_chain).  The target returns its static chain
  * register plus its argument: 0x1234 when the chain arrived intact.

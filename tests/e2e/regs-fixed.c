@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One checked indirect call, for -ffixed-REG / -fcall-saved-REG and
  * -DGLOBAL_REG='"REG"' (a global register variable that must survive the
  * call).  Prints 42 and exits 0 when everything kept its value.

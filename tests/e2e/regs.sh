@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # x86_64: a check must not overwrite a register the program needs.  The
 # check writes %r10 (Linux decodes exactly that sequence), and %r11 only
 # for targets it must move there first (doc/abi.md 1), so kcfi-gcc refuses,
@@ -36,7 +37,7 @@ for o in -O0 -O2; do
 	for opt in -ffixed-r10 -fcall-saved-r10; do
 		refused "fixed$opt$o" "the KCFI check of 'call	\*%rax' in main() would overwrite r10 (.*), which $opt reserves: build this file without $opt" $o $opt "$F"
 	done
-	refused global-r10$o "would overwrite r10 (.*), which holds the global register variable keep (.*regs-fixed.c:8)" $o -DGLOBAL_REG='"r10"' "$F"
+	refused global-r10$o "would overwrite r10 (.*), which holds the global register variable keep (.*regs-fixed.c:9)" $o -DGLOBAL_REG='"r10"' "$F"
 	for opt in -ffixed-r11 -fcall-saved-r11; do
 		runs "fixed$opt$o" 42 "$KCFI_GCC" -fsanitize=kcfi $o $opt "$F"
 	done
@@ -72,7 +73,7 @@ done
 # What the plugin tells kcfi-as (doc/directives.md 2.6, 3.7).
 kgcc -fsanitize-kcfi-annotated-asm -O2 -S -w -ffixed-r11 -fcall-saved-r10 -ffixed-xmm3 -DGLOBAL_REG='"r12"' -o "$T/f.s" "$F"
 check ".kcfi_reserved for a global register variable, with its declaration" \
-	grep -q '^	\.kcfi_reserved r12, global, "keep (.*regs-fixed\.c:8)"$' "$T/f.s"
+	grep -q '^	\.kcfi_reserved r12, global, "keep (.*regs-fixed\.c:9)"$' "$T/f.s"
 check ".kcfi_reserved for -ffixed-r11, -fcall-saved-r10, -ffixed-xmm3" sh -c \
 	"grep -q '^	\.kcfi_reserved r11, option, \"-ffixed-r11\"\$' '$T/f.s' &&
 	 grep -q '^	\.kcfi_reserved r10, option, \"-fcall-saved-r10\"\$' '$T/f.s' &&

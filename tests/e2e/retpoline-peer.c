@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The other unit of retpoline-run.c: its check calls the same %r11 thunk.  */
 typedef long (*step_fn) (long);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Indirect calls under retpolines: plain and tail calls, through a register
    and through memory, a jump table, a no_sanitize call, and a call in
    another unit (retpoline-peer.c).  With an argument ("tail" or "plain"),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -mindirect-branch=thunk and thunk-inline (retpolines in user space): the
 # checks move the target to %r11, so they need the %r11 retpoline.  Under
 # thunk, kcfi-as defines __x86_indirect_thunk_r11 as GCC defines its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cfi_salt at run time (Clang 22's attribute, the kernel's __cfi_salt).
    Salted functions called through salted pointers of the same salt run,
    also through a typedef'd pointer, a struct member and a salted function

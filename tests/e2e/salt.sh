@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cfi_salt (Clang 22, the kernel's __cfi_salt) at run time: salted calls
 # through pointers of the same salt run (typedef'd pointer, struct member,
 # salted function type); a call across salts, or between a salted and an

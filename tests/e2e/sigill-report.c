@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Preloaded into a test program: on SIGILL, report where the fault is (as an
  * address of the executable's own ELF image, so it can be compared with
  * .kcfi_traps) and the 14 code bytes ending with the faulting instruction's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Indirect calls in tail position: three become jumps unless
    -fno-optimize-sibling-calls, one never does.  Each is checked.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One union of pointers, three types, three calls that tail merging would
    fold into one: each must be checked against its own type, so correctly
    typed targets run.  */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run a libFuzzer campaign of asm-fuzz and fail on any finding.
 #   asm-campaign.sh FUZZER SRCDIR SECONDS
 # SRCDIR holds asm-corpus/ (seeds, read only) and asm.dict.  New inputs go to

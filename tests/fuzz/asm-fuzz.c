@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer harness for the assembler pass (kcfi-as without gas), built with
  * -fsanitize=fuzzer,address,undefined by `make fuzz-asm`.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/asm-*: libFuzzer harness for the assembler pass (every backend
 # in the registry), its seed corpus and campaigns.  Not part of `make check`:
 #   make fuzz-asm              build tests/fuzz/asm-fuzz (clang, ASan+UBSan)

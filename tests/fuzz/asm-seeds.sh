@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # (Re)generate the seed corpus of asm-fuzz in DIR (tests/fuzz/asm-corpus):
 #   asm-seeds.sh BUILDDIR DIR
 #  gen-<arch>-<src>-<level>  the plugin's real -S output for the C sources of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer harness for the prototype language (grammar/proto.[ly] and
  * typeids/): any bytes in, and for each input
  *   - no crash, no sanitizer report, no leak (ASan/LSan, UBSan);

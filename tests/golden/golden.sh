@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Golden tests: hand-written annotated assembly in, rewritten assembly out,
 # compared line for line with a reviewed expectation, for x86_64, i386,
 # aarch64 and riscv64 (doc/abi.md 1-3), arm in both states, and extern

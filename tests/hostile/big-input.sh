@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A 200 MB annotated unit (make hostile-big; not in make check): kcfi-as must
 # stream it -- maximum resident set at most twice the input, measured with
 # /usr/bin/time -v -- and still rewrite every call site and function in it.

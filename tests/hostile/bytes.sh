@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bytes GCC never writes: NUL, bytes >= 0x80, CR before LF.  NUL in an
 # instrumented unit is refused (GNU as starts a new statement at a NUL, so
 # "nop\0call *%rax" would hide a call); elsewhere input is assembled as it is.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Malformed directives: unterminated strings, numbers out of range, unknown
 # versions, keys and directives.  Each is refused at its line (and column),
 # or, where plain GNU as would accept the input, assembled the same way.

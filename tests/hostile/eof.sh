@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The end of the input in the middle of things: a call-site directive or a
 # .kcfi_func with nothing after it is refused at its own line; complete
 # units without a final newline assemble normally.

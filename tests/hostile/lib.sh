@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the hostile-input tests (tests/hostile/*.sh); sourced.
 # Every case ends in one of two ways: a "file:line: error:" from kcfi-as with
 # exit status 1 and no object left behind, or an object that is checked for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Lines of a megabyte, in every place a line can be: each assembles with the
 # right checks or is refused at its line.
 . "$top_srcdir/tests/hostile/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # GCC's nested-function trampoline template: aarch64 prints it as text
 # (".LTRAMP0: ... br x17") that the plugin cannot annotate.  kcfi-as lets
 # that one block pass and nothing around it; the trampoline itself has no

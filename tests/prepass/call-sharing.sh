@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Inlined calls of two types: each type keeps at least one check of its own,
 # and no check carries the wrong type.
 . "$top_srcdir/tests/prepass/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check-asm.awk: does x86_64 -S output keep the directive contract of
 # doc/directives.md?  Prints one line per violation and exits non-zero.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Functions without indirect calls: the plugin must not change a single
    instruction of them.  Direct calls, libcalls, tail calls, jump tables,
    loops, floating point, block copies, varargs.  */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The plugin adds directives, never instructions: functions without
 # indirect calls compile to exactly what plain gcc makes.
 . "$top_srcdir/tests/prepass/lib.sh"

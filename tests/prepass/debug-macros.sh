@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -g3 records every macro definition in the debug info (and -dD prints
 # them), GCC's predefined ones included.  The plugin's two predefined
 # macros must be there like GCC's own, and work the same, with or without

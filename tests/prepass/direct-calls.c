@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Direct calls of every kind carry no directive, unless the target prints
    them as indirect branches (-fno-plt): then .kcfi_call_direct.  */
 

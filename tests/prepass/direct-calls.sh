@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Direct calls: no directive, except where the target prints them as
 # indirect branches (-fno-plt), which then carry .kcfi_call_direct.
 . "$top_srcdir/tests/prepass/lib.sh"

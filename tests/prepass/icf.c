@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* IPA-ICF must not fold bodies that check different types: stock GCC 12
    makes via_uint an alias of via_int and use_uint a wrapper of use_int,
    so the unsigned path would check the int type.  */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Identical bodies that check different types stay apart.
 . "$top_srcdir/tests/prepass/lib.sh"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checked calls in functions that ask for indirect_branch("keep"), as
    Linux's __init code does under GCC with retpolines.  */
 typedef int (*hook_t)(int);

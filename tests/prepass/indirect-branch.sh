@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Under -mindirect-branch=thunk-extern (a retpoline kernel) every checked
 # call must go through the __x86_indirect_thunk_*: that is how Linux finds
 # the call sites whose ids it re-randomizes for FineIBT.  The plugin drops

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Indirect jumps that are not calls: a jump table and computed gotos.
    Conditional and plain jumps and returns carry nothing.  */
 

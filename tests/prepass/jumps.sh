@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Jump tables and computed gotos get .kcfi_branch_nocall; nothing else does.
 . "$top_srcdir/tests/prepass/lib.sh"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the plugin tests (tests/prepass/*.sh); sourced.
 . "$top_srcdir/tests/lib.sh"
 SRC=$top_srcdir/tests/prepass

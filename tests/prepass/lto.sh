@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # LTO: cc1 writes no directives into slim objects but plants
 # .kcfi_require_plugin; lto1 with the plugin writes .kcfi_version and the
 # types cc1 computed; lto1 without it leaves the guard alone.

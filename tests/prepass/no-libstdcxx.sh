@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cc1 links libstdc++ statically; a plugin that needs libstdc++.so makes
 # every compilation load and relocate it (about 1.5 ms a file on the
 # reference machine).  The plugin uses nothing from it: keep it that way.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # no_sanitize("kcfi"): accepted silently in every spelling, decided where a
 # call is written, kept through inlining.
 . "$top_srcdir/tests/prepass/lib.sh"

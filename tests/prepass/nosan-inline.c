@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* no_sanitize("kcfi") belongs to the body a call is written in, and stays
    with the call through inlining.  Two calls are checked, two are not.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every spelling of no_sanitize("kcfi") is accepted silently; other
    sanitizers named with it still reach GCC's own handler.  */
 

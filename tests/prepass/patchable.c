@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A patchable_function_entry attribute whose prefix differs from the TU's
    would move this function's entry away from where callers check.  */
 

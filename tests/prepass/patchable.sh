@@ -1,9 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # patchable_function_entry: an error unless its prefix is the TU's.
 . "$top_srcdir/tests/prepass/lib.sh"
 
 refused() {
 	! kcc "$T/e.s" "$SRC/patchable.c" "$@" &&
-	grep -qF "patchable.c:5:1: error: 'patchable_function_entry' attribute cannot be used with '-fsanitize=kcfi'" "$T/e.s.err" ||
+	grep -qF "patchable.c:6:1: error: 'patchable_function_entry' attribute cannot be used with '-fsanitize=kcfi'" "$T/e.s.err" ||
 	{ cat "$T/e.s.err"; false; }
 }
 accepted() {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A precompiled header changes nothing: the same TU through the PCH and
 # through the plain header gives identical assembly.
 . "$top_srcdir/tests/prepass/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which functions get a preamble (.kcfi_func NAME, ID) and which do not
    (.kcfi_func NAME), and which declarations get .kcfi_extern.  */
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Who gets a preamble, who gets .kcfi_extern.
 . "$top_srcdir/tests/prepass/lib.sh"
 

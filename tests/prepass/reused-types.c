@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Types that recur across prototypes, as parameters, as return types and
    as whole function types: the plugin prints each once and reuses the
    text (reused-types.sh).  */

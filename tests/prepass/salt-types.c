@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cfi_salt and x86 address spaces as the plugin prints them: each
    function's own type, the types of the calls through salted pointers
    (typedef'd, struct member, salted function typedef), salts inside

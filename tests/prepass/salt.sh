@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cfi_salt (Clang 22) and x86 named address spaces in the plugin's output:
 # the types of definitions, address-taken declarations and checked calls
 # (doc/directives.md 4), and Clang's diagnostics for a misused cfi_salt.

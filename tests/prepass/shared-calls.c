@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Two pointer types, three calls inlined into one function: the two calls
    of the second type may share a check, the first must keep its own.  */
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every scenario, at every level and with kernel-like options: compiles
 # without a message and keeps the directive contract (check-asm.awk).
 . "$top_srcdir/tests/prepass/lib.sh"

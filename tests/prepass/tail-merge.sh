@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Calls through the members of one union keep three checks of three types.
 . "$top_srcdir/tests/prepass/lib.sh"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Misuse of the typeinfo builtins, one per line.  A line with WANT gets
    exactly the errors listed after it, " | " between two, in that order;
    no other line gets an error, nothing gets a warning (typeinfo-misuse.sh).  */

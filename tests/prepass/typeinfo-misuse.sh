@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Misuse of __builtin_linux_abi_kcfi_name/_hash through kcfi-gcc gets the
 # errors GCC's built-ins give, no more (issue 14 item 6): every WANT line
 # of typeinfo-misuse.c has exactly its errors in order, no other line has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The C type names the plugin prints (doc/directives.md section 4).  Each
    declaration's address is taken, so it shows up as .kcfi_extern.  */
 

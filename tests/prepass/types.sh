@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The prototype language: what each declaration's type prints as.
 . "$top_srcdir/tests/prepass/lib.sh"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One pointer value, three function types: each call must keep its own
    check.  GIMPLE tail merging and RTL cross-jumping would fold the three
    identical-looking tail calls into one.  */

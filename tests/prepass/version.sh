@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # .kcfi_version: first, once, describing the compilation; plugin arguments.
 . "$top_srcdir/tests/prepass/lib.sh"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-elfcheck: read an ELF object or executable and check what Linux will
  * decode in it, independently of kcfi-as's own code.
  *

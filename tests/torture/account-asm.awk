@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Account for every indirect branch in one annotated assembly file (the
 # plugin's -S output, i.e. kcfi-as's input), independently of kcfi-as:
 #   awk -v arch=x86_64|aarch64|riscv64 [-v cgoto=1] [-v nosan=1] -f account-asm.awk FILE.s

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Count indirect branches in a disassembled object and how many of them sit
 # right behind a well-formed KCFI check, reading only the machine code:
 #   objdump -d -w --no-show-raw-insn FILE.o | awk -v arch=ARCH -f account-obj.awk

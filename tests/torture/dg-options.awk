@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Print the extra compiler options a gcc.c-torture/execute test asks for,
 # read minimally from its dg-options / dg-additional-options comments:
 #   awk -v triple=x86_64-linux-gnu -f dg-options.awk test.c

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Extract GCC 12's gcc.c-torture/execute from Debian's gcc-12-source package
 # into a cache directory outside the repository (it is never committed).
 #

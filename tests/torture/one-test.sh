@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build and run one gcc.c-torture/execute test at one optimisation level,
 # with plain gcc and with kcfi-gcc -fsanitize=kcfi, and account for every
 # indirect branch of the kcfi build.  Called by run-torture.sh (through

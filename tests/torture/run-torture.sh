@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # GCC 12's gcc.c-torture/execute through kcfi-gcc -fsanitize=kcfi, compared
 # with plain gcc at the same options, with every indirect branch of every
 # kcfi object accounted for (see one-test.sh, account-*.awk).

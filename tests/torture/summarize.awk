@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Judge and count the results of run-torture.sh (one line per test and level:
 # NAME OPT PLAIN KCFI ACC COUNTS...), against expected-traps.txt and
 # expected-refusals.txt.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Differential test: our type ids against the ones real Clang emits.
 #
 # Every prototype (the hand-picked ones in clang-cases*.txt plus a few

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gen-protos: random but reproducible function types for the Clang
  * differential test (clang-diff.sh).
  *

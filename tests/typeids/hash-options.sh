@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-as --kcfi-hash / --kcfi-normalize-integers: the __kcfi_typeid_ value
 # of `void (int)` in each mode, against values Clang and rustc
 # produce (doc/abi.md 5), and option errors.

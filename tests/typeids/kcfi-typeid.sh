@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-typeid: ids against values Clang and rustc produce (doc/abi.md 5),
 # target data models, error columns, stdin, options and the manual.
 . "$top_srcdir/tests/lib.sh"

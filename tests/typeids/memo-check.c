@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memo-check: the TU-wide cache (struct kcfi_typeids) against fresh parses.
  *
  *   memo-check [--min-assembled=N] [--min-reused=N] [--limit=BYTES] < PROTOTYPES

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-as keeps one type table per TU and remembers the parameter
 # declarations and return types it has read (typeids/type-memo.h): every
 # answer must still be the one a fresh parse gives, errors included, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # __builtin_linux_abi_kcfi_name/_hash in C compiled with kcfi-gcc: run-time
 # checks of names and hashes (typeinfo/names.c) at -O0 and -O2, with both
 # hashes, with LTO.  Misuse: tests/prepass/typeinfo-misuse.sh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of libtypeids: prototype text -> mangled name -> id.
  *
  *   unit [--speed]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The unit test and kcfi-typeid under valgrind: no invalid access, no leak,
 # on the success paths and on every error path the unit test provokes.
 # Skipped (77) without valgrind.

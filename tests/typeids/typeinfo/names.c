@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* __builtin_linux_abi_kcfi_name/_hash at run time: the mangled names the
  * GCC series and Clang agree on, for file-scope types (function-local ones
  * are a documented divergence), and hashes that are what the checks use. */

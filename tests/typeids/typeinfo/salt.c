@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* __builtin_linux_abi_kcfi_name/_hash of salted function types and of
    types in x86 address spaces: the name of a salted function type is the
    string its id hashes, "<mangled>.<salt>", as Clang 22 hashes it; a
