@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The documented kernel route, as a new user follows it: the shell blocks of
 # doc/kernel.md sections 1 and 2 (untar, the patch it names, make CC=kcfi-gcc
 # ...), run as they are written in a fresh directory, with this build tree's
@@ -70,7 +71,9 @@ rm -rf "$work" && mkdir -p "$work" || fail "cannot make $work"
 printf '%s\n' "$setup" "$build" > "$work/commands.sh"
 log "running doc/kernel.md 1-2 ($PROFILE) in $work; commands in $work/commands.sh, output in $work/build.log"
 t0=$SECONDS
-(cd "$work" && PATH="$KCFI_BUILDDIR:$PATH" timeout "$DOC_ROUTE_TIMEOUT" bash -e -x commands.sh) \
+# Under sh, Debian's dash, as a reader's shell runs them: bash would expand
+# a glob in a redirection (patch -p1 < 0001-*.patch) that dash does not.
+(cd "$work" && PATH="$KCFI_BUILDDIR:$PATH" timeout "$DOC_ROUTE_TIMEOUT" sh -e -x commands.sh) \
 	> "$work/build.log" 2>&1
 rc=$?
 secs=$((SECONDS - t0))

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A checked call's target, set as early as its block allows.
  *
  * The check kcfi-as puts in front of an indirect call begins by loading the
  * type id stored just before the target, so it cannot start until the
  * target's register is written.  When GCC writes that register as the last
- * thing before the call (always at -Os, where sched2 does not run, and often
- * after it), the loads form one chain with nothing to overlap them:
+ * thing before the call (as sched2 mostly leaves it, at -O2 and -Os alike,
+ * and as it stays where sched2 does not run), the loads form one chain with nothing to overlap them:
  * "mov 8(%rax),%r11; mov $-id,%r10d; add -4(%r11),%r10d".  LLVM's scheduler
  * puts the target's load above the argument set-up; this pass does the same
  * for the insn that matters, after the last scheduler and register

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Tests of kcfi-as itself: hand-written assembly in, checked objects out.
 check_PROGRAMS += tests/tools/kcfi-elfcheck
 tests_tools_kcfi_elfcheck_SOURCES = tests/tools/kcfi-elfcheck.c
@@ -20,6 +21,8 @@ ASMPASS_TESTS = \
 	tests/doc/manpages.sh \
 	tests/doc/readme.sh \
 	tests/doc/dist-names.sh \
+	tests/doc/spdx.sh \
+	tests/doc/patches.sh \
 	tests/asmpass/spellings.sh \
 	tests/asmpass/huge-align.sh \
 	tests/asmpass/tu-star.sh \

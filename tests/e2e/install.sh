@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make install` into a staging directory; the installed kcfi-gcc, not the
 # build tree's, then builds the demo, and it behaves as from the build tree.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -16,6 +17,17 @@ check "kcfi-gcc is installed" test -x "$gcc_inst"
 check "kcfi-as is installed" test -x "$(dirname "$gcc_inst")/kcfi-as"
 for m in kcfi-gcc kcfi-as kcfi-typeid; do
 	check "the manual page $m.1 is installed" sh -c "find '$root' -path '*/man/man1/$m.1' | grep -q ."
+done
+# Every <triple>-kcfi-gcc comes with its <triple>-kcfi-as (doc/kernel.md 3),
+# and the documents the manual pages name are installed.
+bindir_inst=$(dirname "$gcc_inst")
+for w in "$bindir_inst"/*-kcfi-gcc; do
+	[ -e "$w" ] || continue
+	t=$(basename "$w" -kcfi-gcc)
+	check "$t-kcfi-as is installed beside $t-kcfi-gcc" test -x "$bindir_inst/$t-kcfi-as"
+done
+for d in README.md doc/manual.md doc/kernel.md doc/abi.md doc/directives.md doc/kcfi-audit.md; do
+	check "$d is installed" sh -c "find '$root' -path '*/share/doc/kcfi-as/$d' | grep -q ."
 done
 
 # From here on nothing may point into the build tree.
