@@ -64,10 +64,10 @@ at_source() {	# WANT ARGS...: refused at WANT (FILE:LINE:COL)
 		{ cat "$T/src.err"; return 1; }
 }
 for o in -O0 -O2; do
-	check "fixed-r10$o -g: the error names the C line of the call" at_source "$F:22:11" $o -g -ffixed-r10 "$F"
+	check "fixed-r10$o -g: the error names the C line of the call" at_source "$F:23:11" $o -g -ffixed-r10 "$F"
 	check "global-r10$o -gdwarf-4: the error names the C line of the call" \
-		at_source "$F:22:11" $o -gdwarf-4 -DGLOBAL_REG='"r10"' "$F"
-	check "chain$o -g: the error names the C line of the call" at_source "$C:38:42" $o -g "$C"
+		at_source "$F:23:11" $o -gdwarf-4 -DGLOBAL_REG='"r10"' "$F"
+	check "chain$o -g: the error names the C line of the call" at_source "$C:39:42" $o -g "$C"
 done
 
 # What the plugin tells kcfi-as (doc/directives.md 2.6, 3.7).
