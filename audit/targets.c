@@ -3,10 +3,13 @@
  * Printed as a distribution, written as CSV or JSON, drawn by gnuplot. */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "audit/audit.h"
 #include "audit/tables.h"
@@ -143,6 +146,27 @@ static bool unnamed_ids(const struct audit_file *f)
 	return false;
 }
 
+/* Close a --csv or --json file (opened as fopen "w": through a symlink,
+ * into a device or FIFO, a regular file truncated in place).  If it could
+ * not be written whole, say so and remove it as GCC removes an output it
+ * failed to write: only an ordinary file. */
+static int close_output(FILE *out, const char *path)
+{
+	bool bad = ferror(out);
+	int err = bad ? errno : 0;	/* what the failed write left, if anything */
+	if (fclose(out) != 0) {
+		bad = true;
+		err = errno;
+	}
+	if (!bad)
+		return 0;
+	audit_error(path, "cannot write: %s", strerror(err ? err : EIO));
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+	return -1;
+}
+
 int targets_report(struct audit_file *f, const struct targets_opts *o)
 {
 	if (f->npre > 1)	/* qsort's base may not be NULL, even for 0 */
@@ -163,12 +187,12 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 	}
 	FILE *csv = NULL, *json = NULL;
 	if (o->csv && !(csv = fopen(o->csv, "w"))) {
-		audit_error(o->csv, "cannot write");
+		audit_error(o->csv, "cannot write: %s", strerror(errno));
 		free(use);
 		return -1;
 	}
 	if (o->json && !(json = fopen(o->json, "w"))) {
-		audit_error(o->json, "cannot write");
+		audit_error(o->json, "cannot write: %s", strerror(errno));
 		if (csv)
 			fclose(csv);
 		free(use);
@@ -278,9 +302,9 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 		       "by Clang, or by a kcfi-as before them, or stripped) and no DWARF that "
 		       "gives them\n", f->path);
 	int rc = 0;
-	if (csv && fclose(csv))
+	if (csv && close_output(csv, o->csv))
 		rc = -1;
-	if (json && fclose(json))
+	if (json && close_output(json, o->json))
 		rc = -1;
 	if (o->plot)
 		rc |= plot(o->plot, f->path, count, f->nsites);
