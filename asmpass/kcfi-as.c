@@ -338,12 +338,20 @@ static unsigned long long input_bytes(const struct invocation *inv)
 /* Remove what the assembler may have begun to write, as GNU as does
  * (libiberty's unlink_if_ordinary): a regular file or a symlink, never the
  * file it points to.  `-o /dev/null` (configure-style probes) must survive a
- * refusal, and so must a FIFO or any other special file. */
+ * refusal, and so must a FIFO or any other special file.  GNU as opens its
+ * output before it reads a line, so a reader waiting on a FIFO gets end of
+ * file from it; the real assembler may not have run here, so the FIFO is
+ * opened and closed if a reader is there (never waiting for one). */
 static void remove_output(const char *path)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+	if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
 		unlink(path);
+	} else if (S_ISFIFO(st.st_mode)) {
+		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
 }
 
 int main(int argc, char **argv)

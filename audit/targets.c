@@ -104,13 +104,28 @@ static const char *type_of(const struct audit_file *f, uint32_t id, char *buf, s
 	return buf;
 }
 
+static int close_output(FILE *out, const char *path);
+
+/* gnuplot draws into a private file in $TMPDIR, which is then written into
+ * PATH as --csv is: gnuplot reports no write error, and a full disk must
+ * not pass for a plot. */
 static int plot(const char *path, const char *title, const size_t *count, size_t total)
 {
 	const char *dot = strrchr(path, '.');
 	const char *term = dot && !strcmp(dot, ".png") ? "pngcairo size 800,480" : "svg size 800,480";
+	const char *dir = getenv("TMPDIR");
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s/kcfi-audit-plot-XXXXXX", dir && *dir ? dir : "/tmp");
+	int tfd = mkstemp(tmp);
+	if (tfd < 0) {
+		audit_error(path, "cannot create a temporary file for gnuplot: %s", strerror(errno));
+		return -1;
+	}
 	FILE *g = popen("gnuplot 2>&1", "w");
 	if (!g) {
 		audit_error(path, "cannot run gnuplot");
+		close(tfd);
+		unlink(tmp);
 		return -1;
 	}
 	fprintf(g, "set terminal %s\nset output '%s'\nset style fill solid 0.8\n"
@@ -118,7 +133,7 @@ static int plot(const char *path, const char *title, const size_t *count, size_t
 		"set xlabel 'functions whose preamble carries the id the site expects'\n"
 		"set title '%s (%zu checked sites)' noenhanced\nset yrange [0:*]\nset grid y\n"
 		"plot '-' using 0:2:xtic(1) with boxes notitle, '' using 0:2:(sprintf('%%.1f', $2)) "
-		"with labels offset 0,0.8 notitle\n", term, path, title, total);
+		"with labels offset 0,0.8 notitle\n", term, tmp, title, total);
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t b = 0; b < NBUCKETS; b++)
 			fprintf(g, "\"%s\" %.3f\n", buckets[b].label,
@@ -128,9 +143,27 @@ static int plot(const char *path, const char *title, const size_t *count, size_t
 	int rc = pclose(g);
 	if (rc) {
 		audit_error(path, "gnuplot failed (exit %d); on Debian: apt-get install gnuplot-nox", rc);
+		close(tfd);
+		unlink(tmp);
 		return -1;
 	}
-	return 0;
+	FILE *out = fopen(path, "w");
+	if (!out) {
+		audit_error(path, "cannot write: %s", strerror(errno));
+		close(tfd);
+		unlink(tmp);
+		return -1;
+	}
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(tfd, buf, sizeof(buf))) > 0 && fwrite(buf, 1, (size_t)n, out) == (size_t)n)
+		;
+	if (n < 0)
+		audit_error(tmp, "cannot read gnuplot's output: %s", strerror(errno));
+	rc = close_output(out, path) || n < 0 ? -1 : 0;
+	close(tfd);
+	unlink(tmp);
+	return rc;
 }
 
 /* Does an id of a preamble or a site have no recorded name? */
