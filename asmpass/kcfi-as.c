@@ -27,6 +27,7 @@ struct invocation {
 	struct kcfi_options opts;
 	const char *real_as;
 	const char *save;		/* --kcfi-save=FILE ("-": stdout) */
+	const char *input_name;		/* --kcfi-input-name=NAME */
 	bool stats;
 	bool no_assemble;		/* --kcfi-no-assemble: rewrite only */
 	bool version, help;
@@ -49,6 +50,8 @@ static void usage(FILE *f)
 	      "  --kcfi-real-as=PATH        the real assembler (default: $KCFI_REAL_AS, then\n"
 	      "                             `as` in $PATH other than kcfi-as itself)\n"
 	      "  --kcfi-save=FILE           also write the rewritten assembly to FILE (- = stdout)\n"
+	      "  --kcfi-input-name=NAME     call the one input NAME in messages (kcfi-gcc -S:\n"
+	      "                             the file -o names, not the temporary one read)\n"
 	      "  --kcfi-no-assemble         only rewrite; do not run the real assembler\n"
 	      "  --kcfi-no-line-markers     no \"# N file\" lines naming the input's lines\n"
 	      "                             (kcfi-gcc -S: the rewritten file is the result)\n"
@@ -106,6 +109,8 @@ static int kcfi_option(struct invocation *inv, const char *a)
 		inv->real_as = v;
 	else if (!strncmp(a, "--kcfi-save=", 12))
 		inv->save = v;
+	else if (!strncmp(a, "--kcfi-input-name=", 18))
+		inv->input_name = v;
 	else if (!strcmp(a, "--kcfi-stats"))
 		inv->stats = true;
 	else if (!strcmp(a, "--kcfi-no-assemble"))
@@ -307,15 +312,15 @@ static int open_save(const char *save)
 		return -1;
 	if (!strcmp(save, "-"))
 		return 1;
-	int fd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* As GCC and GNU as open their outputs (fopen "w"): through a
+	 * symlink, into a device or FIFO, a regular file truncated in place,
+	 * a new one 0666 & ~umask. */
+	int fd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		fprintf(stderr, "kcfi-as: --kcfi-save=%s: %s\n", save, strerror(errno));
 	return fd;
 }
 
-/* Remove what the assembler may have begun to write, as GNU as does: only a
- * regular file.  `-o /dev/null` (configure-style probes) must survive a
- * refusal, and so must a FIFO or any other special file. */
 /* The bytes the inputs hold, as far as known: a pipe or terminal on stdin
  * counts as unbounded. */
 static unsigned long long input_bytes(const struct invocation *inv)
@@ -331,11 +336,23 @@ static unsigned long long input_bytes(const struct invocation *inv)
 	return total;
 }
 
+/* Remove what the assembler may have begun to write, as GNU as does
+ * (libiberty's unlink_if_ordinary): a regular file or a symlink, never the
+ * file it points to.  `-o /dev/null` (configure-style probes) must survive a
+ * refusal, and so must a FIFO or any other special file.  GNU as opens its
+ * output before it reads a line, so a reader waiting on a FIFO gets end of
+ * file from it; the real assembler may not have run here, so the FIFO is
+ * opened and closed if a reader is there (never waiting for one). */
 static void remove_output(const char *path)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+	if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
 		unlink(path);
+	} else if (S_ISFIFO(st.st_mode)) {
+		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
 }
 
 int main(int argc, char **argv)
@@ -408,6 +425,7 @@ int main(int argc, char **argv)
 
 	struct sink out;
 	sink_init(&out, to_gas, save_fd);
+	out.tee_name = inv.save;
 	struct tu *tu = tu_new(&inv.opts, &out);
 	int rc = 0;
 	const char *stdin_only[] = { "-" };
@@ -422,7 +440,8 @@ int main(int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		shown = in_stdin ? "{standard input}" : inputs[i];
+		shown = inv.input_name && ninputs == 1 ? inv.input_name :
+			in_stdin ? "{standard input}" : inputs[i];
 		if (tu_feed(tu, fd, shown))
 			rc = 1;
 		if (!in_stdin)
@@ -434,8 +453,17 @@ int main(int argc, char **argv)
 		print_stats(ninputs == 1 ? shown : "(several inputs)", tu_stats(tu));
 	if (sink_flush(&out) && !rc && inv.save && out.tee_fd < 0)
 		rc = 1;
-	if (save_fd > 1)
-		close(save_fd);
+	if (save_fd > 1 && close(save_fd) != 0 && out.tee_fd >= 0) {
+		fprintf(stderr, "kcfi-as: error closing %s: %s\n", inv.save, strerror(errno));
+		out.tee_fd = -1;
+		rc = 1;
+	}
+	/* A --kcfi-save file cut short by a write error goes, as GCC removes
+	 * an output it failed to write: only an ordinary file. */
+	struct stat sst;
+	if (inv.save && save_fd > 1 && out.tee_fd < 0 && stat(inv.save, &sst) == 0 &&
+	    S_ISREG(sst.st_mode))
+		unlink(inv.save);
 	tu_free(tu);
 	sink_free(&out);
 

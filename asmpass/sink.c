@@ -65,16 +65,23 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* Write to the --kcfi-save file; after a failure (named once), no more. */
+static void tee_write(struct sink *s, const void *p, size_t n)
+{
+	if (s->tee_fd >= 0 && write_all(s->tee_fd, p, n)) {
+		fprintf(stderr, "kcfi-as: error writing to %s: %s\n",
+			s->tee_name ? s->tee_name : "--kcfi-save", strerror(errno));
+		s->tee_fd = -1;
+		s->broken = true;
+	}
+}
+
 int sink_flush(struct sink *s)
 {
 	if (s->out.len) {
 		if (s->fd >= 0 && !s->broken && write_all(s->fd, s->out.data, s->out.len))
 			s->broken = true;
-		if (s->tee_fd >= 0 && write_all(s->tee_fd, s->out.data, s->out.len)) {
-			perror("kcfi-as: --kcfi-save");
-			s->tee_fd = -1;
-			s->broken = true;
-		}
+		tee_write(s, s->out.data, s->out.len);
 		s->out.len = 0;
 	}
 	return s->broken ? -1 : 0;
@@ -100,8 +107,7 @@ void sink_write(struct sink *s, const void *p, size_t n)
 		sink_flush(s);
 		if (s->fd >= 0 && !s->broken && write_all(s->fd, p, n))
 			s->broken = true;
-		if (s->tee_fd >= 0 && write_all(s->tee_fd, p, n))
-			s->broken = true;
+		tee_write(s, p, n);
 		return;
 	}
 	if (n)

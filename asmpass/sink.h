@@ -32,6 +32,7 @@ void buf_free(struct buf *b);
 struct sink {
 	int fd;			/* -1: discard (used by the benchmark) */
 	int tee_fd;		/* -1: none */
+	const char *tee_name;	/* for messages: the --kcfi-save file */
 	struct buf out;		/* pending bytes for fd/tee_fd */
 	bool holding;
 	struct buf held;	/* bytes kept back while holding */

@@ -4,10 +4,13 @@
  * Printed as a distribution, written as CSV or JSON, drawn by gnuplot. */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "audit/audit.h"
 #include "audit/tables.h"
@@ -102,13 +105,28 @@ static const char *type_of(const struct audit_file *f, uint32_t id, char *buf, s
 	return buf;
 }
 
+static int close_output(FILE *out, const char *path);
+
+/* gnuplot draws into a private file in $TMPDIR, which is then written into
+ * PATH as --csv is: gnuplot reports no write error, and a full disk must
+ * not pass for a plot. */
 static int plot(const char *path, const char *title, const size_t *count, size_t total)
 {
 	const char *dot = strrchr(path, '.');
 	const char *term = dot && !strcmp(dot, ".png") ? "pngcairo size 800,480" : "svg size 800,480";
+	const char *dir = getenv("TMPDIR");
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s/kcfi-audit-plot-XXXXXX", dir && *dir ? dir : "/tmp");
+	int tfd = mkstemp(tmp);
+	if (tfd < 0) {
+		audit_error(path, "cannot create a temporary file for gnuplot: %s", strerror(errno));
+		return -1;
+	}
 	FILE *g = popen("gnuplot 2>&1", "w");
 	if (!g) {
 		audit_error(path, "cannot run gnuplot");
+		close(tfd);
+		unlink(tmp);
 		return -1;
 	}
 	fprintf(g, "set terminal %s\nset output '%s'\nset style fill solid 0.8\n"
@@ -116,7 +134,7 @@ static int plot(const char *path, const char *title, const size_t *count, size_t
 		"set xlabel 'functions whose preamble carries the id the site expects'\n"
 		"set title '%s (%zu checked sites)' noenhanced\nset yrange [0:*]\nset grid y\n"
 		"plot '-' using 0:2:xtic(1) with boxes notitle, '' using 0:2:(sprintf('%%.1f', $2)) "
-		"with labels offset 0,0.8 notitle\n", term, path, title, total);
+		"with labels offset 0,0.8 notitle\n", term, tmp, title, total);
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t b = 0; b < NBUCKETS; b++)
 			fprintf(g, "\"%s\" %.3f\n", buckets[b].label,
@@ -126,9 +144,27 @@ static int plot(const char *path, const char *title, const size_t *count, size_t
 	int rc = pclose(g);
 	if (rc) {
 		audit_error(path, "gnuplot failed (exit %d); on Debian: apt-get install gnuplot-nox", rc);
+		close(tfd);
+		unlink(tmp);
 		return -1;
 	}
-	return 0;
+	FILE *out = fopen(path, "w");
+	if (!out) {
+		audit_error(path, "cannot write: %s", strerror(errno));
+		close(tfd);
+		unlink(tmp);
+		return -1;
+	}
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(tfd, buf, sizeof(buf))) > 0 && fwrite(buf, 1, (size_t)n, out) == (size_t)n)
+		;
+	if (n < 0)
+		audit_error(tmp, "cannot read gnuplot's output: %s", strerror(errno));
+	rc = close_output(out, path) || n < 0 ? -1 : 0;
+	close(tfd);
+	unlink(tmp);
+	return rc;
 }
 
 /* Does an id of a preamble or a site have no recorded name? */
@@ -142,6 +178,27 @@ static bool unnamed_ids(const struct audit_file *f)
 		if (tables_type_names(f, f->sites[i].id, &n), !n)
 			return true;
 	return false;
+}
+
+/* Close a --csv or --json file (opened as fopen "w": through a symlink,
+ * into a device or FIFO, a regular file truncated in place).  If it could
+ * not be written whole, say so and remove it as GCC removes an output it
+ * failed to write: only an ordinary file. */
+static int close_output(FILE *out, const char *path)
+{
+	bool bad = ferror(out);
+	int err = bad ? errno : 0;	/* what the failed write left, if anything */
+	if (fclose(out) != 0) {
+		bad = true;
+		err = errno;
+	}
+	if (!bad)
+		return 0;
+	audit_error(path, "cannot write: %s", strerror(err ? err : EIO));
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+	return -1;
 }
 
 int targets_report(struct audit_file *f, const struct targets_opts *o)
@@ -164,12 +221,12 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 	}
 	FILE *csv = NULL, *json = NULL;
 	if (o->csv && !(csv = fopen(o->csv, "w"))) {
-		audit_error(o->csv, "cannot write");
+		audit_error(o->csv, "cannot write: %s", strerror(errno));
 		free(use);
 		return -1;
 	}
 	if (o->json && !(json = fopen(o->json, "w"))) {
-		audit_error(o->json, "cannot write");
+		audit_error(o->json, "cannot write: %s", strerror(errno));
 		if (csv)
 			fclose(csv);
 		free(use);
@@ -279,9 +336,9 @@ int targets_report(struct audit_file *f, const struct targets_opts *o)
 		       "by Clang, or by a kcfi-as before them, or stripped) and no DWARF that "
 		       "gives them\n", f->path);
 	int rc = 0;
-	if (csv && fclose(csv))
+	if (csv && close_output(csv, o->csv))
 		rc = -1;
-	if (json && fclose(json))
+	if (json && close_output(json, o->json))
 		rc = -1;
 	if (o->plot)
 		rc |= plot(o->plot, f->path, count, f->nsites);

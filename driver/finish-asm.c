@@ -5,9 +5,10 @@
  * the result: text only kcfi-as reads, which a plain `as` rejects (it
  * knows no .kcfi_version), so build systems and test suites that assemble
  * a compiler's -S output themselves failed.  kcfi-gcc therefore runs the
- * compiler proper under GCC's -wrapper with this mode, which lets cc1 write
- * its output and then has kcfi-as rewrite that file in place.  Every other
- * subprocess (cc1 -E for .S files, anything else) runs untouched.
+ * compiler proper under GCC's -wrapper with this mode, which has cc1 write
+ * to a temporary file, kcfi-as rewrite that into another, and writes the
+ * result into the file -o names as cc1 would have.  Every other subprocess
+ * (cc1 -E for .S files, anything else) runs untouched.
  *
  * Usage (built by kcfi-gcc, not typed):
  *   kcfi-gcc --kcfi-finish-asm --kcfi-as=PATH [KCFI-AS OPTION...] -- PROGRAM ARGS...
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,11 +68,73 @@ static bool makes_assembly(int argc, char **argv, int *out)
 	return *out > 0;
 }
 
+/* A private file in the temporary directory, as GCC's own temporaries:
+ * $TMPDIR, else /tmp.  Returns its descriptor and sets *PATH (malloc'd). */
+static int temp_file(char **path)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t size = strlen(dir) + sizeof("/kcfi-gcc-S-XXXXXX.s");
+	*path = malloc(size);
+	if (!*path)
+		abort();
+	snprintf(*path, size, "%s/kcfi-gcc-S-XXXXXX.s", dir);
+	int fd = mkstemps(*path, 2);
+	if (fd < 0) {
+		fprintf(stderr, "kcfi-gcc: fatal error: cannot create a temporary file in %s: %s\n",
+			dir, strerror(errno));
+		free(*path);
+		*path = NULL;
+	}
+	return fd;
+}
+
+/* Copy FROM (read from its start) to TO, which is named NAME in messages. */
+static int copy_out(int from, int to, const char *name)
+{
+	char buf[65536];
+	ssize_t n;
+	if (lseek(from, 0, SEEK_SET) != 0) {
+		perror("kcfi-gcc: the finished assembly");
+		return 1;
+	}
+	while ((n = read(from, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("kcfi-gcc: the finished assembly");
+			return 1;
+		}
+		for (ssize_t done = 0, w; done < n; done += w) {
+			w = write(to, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR) {
+				w = 0;
+			} else if (w <= 0) {
+				fprintf(stderr, "kcfi-gcc: fatal error: error writing to %s: %s\n",
+					name, strerror(w < 0 ? errno : ENOSPC));
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* What GCC's driver does with the output of a failed step: remove it only
+ * if it is an ordinary file (stat, so also a symlink to one), never a
+ * device, a FIFO or a directory. */
+static void delete_if_ordinary(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+}
+
 int finish_asm_main(int argc, char **argv)
 {
 	/* argv[1] is --kcfi-finish-asm; then kcfi-as and its options up to --. */
 	const char *as = NULL;
-	char **kcfi = calloc((size_t)argc + 6, sizeof(*kcfi));
+	char **kcfi = calloc((size_t)argc + 7, sizeof(*kcfi));
 	if (!kcfi)
 		abort();
 	int nk = 1, i = 2;
@@ -95,57 +159,75 @@ int finish_asm_main(int argc, char **argv)
 		return 127;
 	}
 
-	/* "-o -": the compiler writes a file of ours, the result goes to stdout. */
+	/* The user's output is opened first and as cc1 opens it, fopen's "w":
+	 * through a symlink, into a device or a FIFO (waiting for its reader),
+	 * truncating a regular file in place (its mode and links kept), or
+	 * created with 0666 & ~umask; "-" is standard output.  It is written
+	 * only from the finished text; nothing is read back from it, nothing
+	 * renamed over it.  The compiler and kcfi-as work on files of ours in
+	 * the temporary directory. */
 	const char *final = prog[out];
-	char tmp[] = "/tmp/kcfi-gcc-S-XXXXXX.s";
 	bool to_stdout = !strcmp(final, "-");
-	if (to_stdout) {
-		int fd = mkstemps(tmp, 2);
-		if (fd < 0) {
-			perror("kcfi-gcc: a temporary file for -S -o -");
-			return 1;
-		}
-		close(fd);
-		prog[out] = tmp;
-	}
-	int rc = run(prog);
-	if (rc != 0) {
-		if (to_stdout)
-			unlink(tmp);
+	int fd = to_stdout ? 1 : open(final, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fprintf(stderr, "kcfi-gcc: fatal error: opening output file %s: %s\n", final,
+			strerror(errno));
 		free(kcfi);
-		return rc;
+		return 1;
 	}
+	char *annotated = NULL, *finished = NULL, *save = NULL;
+	int annotated_fd = temp_file(&annotated), finished_fd = -1, rc = 1;
+	if (annotated_fd < 0 || (finished_fd = temp_file(&finished)) < 0)
+		goto out;
+	close(annotated_fd);
+	prog[out] = annotated;
+	rc = run(prog);
+	if (rc != 0)
+		goto out;
 
-	/* The rewritten text goes beside the annotated one and replaces it only
-	 * when whole: an error leaves no output, as when cc1 itself fails. */
-	size_t size = strlen(final) + sizeof("--kcfi-save=.kcfi-tmp");
-	char *save = malloc(size);
+	save = malloc(strlen(finished) + sizeof("--kcfi-save="));
 	if (!save)
 		abort();
-	if (to_stdout)
-		strcpy(save, "--kcfi-save=-");
-	else
-		snprintf(save, size, "--kcfi-save=%s.kcfi-tmp", final);
+	strcpy(save, "--kcfi-save=");
+	strcat(save, finished);
+	char *name = NULL;
+	if (!to_stdout) {
+		name = malloc(strlen(final) + sizeof("--kcfi-input-name="));
+		if (!name)
+			abort();
+		strcpy(name, "--kcfi-input-name=");
+		strcat(name, final);
+	}
 	kcfi[0] = (char *)as;
 	kcfi[nk++] = "--kcfi-no-assemble";
 	kcfi[nk++] = "--kcfi-no-line-markers";
 	kcfi[nk++] = save;
-	kcfi[nk++] = prog[out];
+	if (name)
+		kcfi[nk++] = name;
+	kcfi[nk++] = annotated;
 	kcfi[nk] = NULL;
 	fflush(stdout);
 	rc = run(kcfi);
-	if (to_stdout) {
-		unlink(tmp);
-	} else if (rc == 0) {
-		if (rename(save + 12, final) != 0) {
-			fprintf(stderr, "kcfi-gcc: %s: %s\n", final, strerror(errno));
-			rc = 1;
-		}
+	free(name);
+	if (rc == 0)
+		rc = copy_out(finished_fd, fd, final);
+out:
+	if (!to_stdout && close(fd) != 0 && rc == 0) {
+		fprintf(stderr, "kcfi-gcc: fatal error: error closing %s: %s\n", final,
+			strerror(errno));
+		rc = 1;
 	}
-	if (rc != 0 && !to_stdout) {
-		unlink(save + 12);
-		unlink(final);
-	}
+	/* An error leaves no output, as when cc1 itself fails. */
+	if (rc != 0 && !to_stdout)
+		delete_if_ordinary(final);
+	if (finished_fd >= 0)
+		close(finished_fd);
+	if (annotated)
+		unlink(annotated);
+	if (finished)
+		unlink(finished);
+	free(annotated);
+	free(finished);
 	free(save);
 	free(kcfi);
 	return rc;

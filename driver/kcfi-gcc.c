@@ -572,26 +572,43 @@ static bool locate_tools(struct driver *d, bool quiet)
 	bool other = strcmp(d->major, KCFI_DEFAULT_GCC_MAJOR) != 0;
 	char *sub = other ? xstrdup_printf("%s/gcc-%s", d->triple, d->major) :
 			    strdup(d->triple);
-	d->plugin = getenv("KCFI_PLUGIN") ? strdup(getenv("KCFI_PLUGIN")) :
-		    xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, sub);
-	d->asdir = xstrdup_printf("%s/asmpass/bin", self);
-	if (!getenv("KCFI_PLUGIN") && !exists(d->plugin)) {
-		char *up = updirs(KCFI_BINDIR, KCFI_PKGLIBDIR);
-		free(d->plugin);
-		d->plugin = xstrdup_printf("%s/%s%s/kcfi.so", self, up, sub);
-		free(up);
-		up = updirs(KCFI_BINDIR, KCFI_PKGLIBEXECDIR);
-		free(d->asdir);
-		d->asdir = xstrdup_printf("%s/%sbin", self, up);
-		free(up);
-		if (!exists(d->plugin)) {
-			free(d->plugin);
-			d->plugin = xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, sub);
-			free(d->asdir);
-			d->asdir = xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR);
-		}
-	}
+	/* The trees we may run from, in order: the build tree, the installed
+	 * one relative to us, the configured paths. */
+	char *up_lib = updirs(KCFI_BINDIR, KCFI_PKGLIBDIR);
+	char *up_exec = updirs(KCFI_BINDIR, KCFI_PKGLIBEXECDIR);
+	char *plugins[3] = {
+		xstrdup_printf("%s/prepass/plugins/%s/kcfi.so", self, sub),
+		xstrdup_printf("%s/%s%s/kcfi.so", self, up_lib, sub),
+		xstrdup_printf("%s/%s/kcfi.so", KCFI_PKGLIBDIR, sub),
+	};
+	char *asdirs[3] = {
+		xstrdup_printf("%s/asmpass/bin", self),
+		xstrdup_printf("%s/%sbin", self, up_exec),
+		xstrdup_printf("%s/bin", KCFI_PKGLIBEXECDIR),
+	};
+	free(up_lib);
+	free(up_exec);
 	free(sub);
+	/* The tree is the first with the plugin, or, when $KCFI_PLUGIN names
+	 * the plugin, the first with our `as`: an installed kcfi-gcc given a
+	 * plugin still runs its own kcfi-as, not the build tree's. */
+	const char *env = getenv("KCFI_PLUGIN");
+	int t = 0;
+	for (; t < 2; t++) {
+		char *as = env ? xstrdup_printf("%s/as", asdirs[t]) : NULL;
+		bool here = exists(env ? as : plugins[t]);
+		free(as);
+		if (here)
+			break;
+	}
+	d->plugin = env ? strdup(env) : plugins[t];
+	d->asdir = asdirs[t];
+	for (int i = 0; i < 3; i++) {
+		if (i != t || env)
+			free(plugins[i]);
+		if (i != t)
+			free(asdirs[i]);
+	}
 	if (!exists(d->plugin)) {
 		if (quiet)
 			return false;

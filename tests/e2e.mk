@@ -74,6 +74,7 @@ E2E_TESTS = \
 	tests/e2e/extern-stubs.sh \
 	tests/e2e/options.sh \
 	tests/e2e/finish-asm.sh \
+	tests/e2e/output-paths.sh \
 	tests/e2e/i386.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \

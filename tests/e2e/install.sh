@@ -51,6 +51,24 @@ for o in $OPT_LEVELS; do
 	fi
 done
 
+# $KCFI_PLUGIN names the plugin (here the installed one): the installed
+# kcfi-gcc still runs the installed kcfi-as (issue 41 item 4: it looked in
+# <bindir>/asmpass/bin, which only the build tree has).
+plugin_inst=$(find "$root" -path "*/$NATIVE_TRIPLE/kcfi.so" -type f | head -1)
+if KCFI_PLUGIN=$plugin_inst "$gcc_inst" -fsanitize=kcfi -O2 -v -o "$T/demo-env" \
+	"$top_srcdir/demo/demo.c" >"$T/v-env.log" 2>&1; then
+	check "KCFI_PLUGIN: the plugin named" grep -q -- "-fplugin=$plugin_inst " "$T/v-env.log"
+	check "KCFI_PLUGIN: the assembler is the installed kcfi-as" \
+		grep -qE "^ *$root/[^ ]*/bin/as " "$T/v-env.log"
+	check "KCFI_PLUGIN: the demo dies of SIGILL" run_to_sigill "$T/demo-env"
+else
+	fail "the installed kcfi-gcc with KCFI_PLUGIN=$plugin_inst builds the demo"
+	tail -5 "$T/v-env.log"
+fi
+check "KCFI_PLUGIN: -S writes finished assembly" sh -c \
+	"KCFI_PLUGIN='$plugin_inst' '$gcc_inst' -fsanitize=kcfi -O2 -S -o '$T/demo-env.s' \
+	 '$top_srcdir/demo/demo.c' && ! grep -q '^[[:space:]]*\.kcfi_' '$T/demo-env.s'"
+
 ${MAKE:-make} -C "$top_builddir" uninstall DESTDIR="$root" >"$T/uninstall.log" 2>&1
 check "make uninstall removes every file" sh -c "test -z \"\$(find '$root' ! -type d)\""
 
