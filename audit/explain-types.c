@@ -1,408 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The C prototype behind a KCFI type name, and two prototypes' differences.
  *
  * kcfi-as names an id by "_ZTS" and the Itanium mangling of a C function
  * type (doc/abi.md 5): "_ZTSFvP3objmE" is void (obj *, unsigned long).
- * C needs a small part of that grammar: builtin types, pointers, the
- * qualifiers, function and array types, source names (a struct, union,
- * enum or typedef'd tag, which the mangling leaves unmarked, so it is
- * printed as the bare name), vendor qualifiers and types, vectors, and
- * the substitutions S_, S0_... that stand for an earlier part.  Anything
- * else makes the name unreadable here, and the caller prints it mangled.
- * The grammar is small enough that a parser of our own gives each
- * parameter as a string directly, which the comparison needs, without a
- * dependency on libiberty.
+ * libiberty's demangler (libiberty-dev) reads the name into a component
+ * tree: TYPEINFO_NAME over a FUNCTION_TYPE, whose left is the return type
+ * and whose right a chain of ARGLISTs, one parameter each (one ARGLIST
+ * with no parameter for "v"; "..." for "z" is a builtin type of its own).
+ * Each type is printed by libiberty.  A tag (struct, union, enum) is its
+ * bare name, which is all the mangled name holds; a name libiberty does
+ * not read as a function type is printed mangled by the caller.
+ *
+ * libiberty writes C++ ("char const*", "bool", "void ()"); c_names() and
+ * c_spelling() below write C instead, and do nothing else:
+ *  - the tree: bool, decltype(nullptr), std::bfloat16_t and half take
+ *    C's names (_Bool, nullptr_t, __bf16, __fp16), and the qualifiers of
+ *    a builtin or named type go before it ("const char");
+ *  - the text: "*" after a name is spaced from it and joined to what
+ *    follows ("int* const*" is "int *const *"), an empty parameter list
+ *    is "(void)", and a pointer to an array is "(*)[4]", not "(*) [4]".
  */
 #include "config.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <libiberty/demangle.h>
+
 #include "audit/explain.h"
 
-enum { NODES_MAX = 256, KIDS_MAX = 256, SUBS_MAX = 128, DEPTH_MAX = 32 };
+enum { DEPTH_MAX = 64, NAMES_MAX = 4096 };
 
-enum kind { K_BUILTIN, K_NAME, K_PTR, K_QUAL, K_FUNC, K_ARRAY, K_VECTOR };
+#define PRINT_OPTS (DMGL_PARAMS | DMGL_TYPES)
 
-struct node {
-	enum kind k;
-	const char *s;		/* builtin's C name, name or qualifier text */
-	size_t len;		/* of S when it points into the mangled name */
-	int child;		/* pointee, qualified, element, return type */
-	int first, n;		/* K_FUNC: parameters in kids[first..first+n) */
-	bool variadic;
-	unsigned long count;	/* K_ARRAY (0: unknown), K_VECTOR */
+/* Text of the NAME components c_names() makes: libiberty keeps a pointer. */
+struct names {
+	char s[NAMES_MAX];
+	size_t used;
 };
 
-struct parse {
-	const char *p, *end;
-	struct node nodes[NODES_MAX];
-	int nnodes;
-	int kids[KIDS_MAX];
-	int nkids;
-	int subs[SUBS_MAX];
-	int nsubs;
-	bool ok;
-};
-
-static const struct { const char *code, *c; } builtins[] = {
-	{ "v", "void" }, { "w", "wchar_t" }, { "b", "_Bool" }, { "c", "char" },
-	{ "a", "signed char" }, { "h", "unsigned char" }, { "s", "short" },
-	{ "t", "unsigned short" }, { "i", "int" }, { "j", "unsigned int" }, { "l", "long" },
-	{ "m", "unsigned long" }, { "x", "long long" }, { "y", "unsigned long long" },
-	{ "n", "__int128" }, { "o", "unsigned __int128" }, { "f", "float" }, { "d", "double" },
-	{ "e", "long double" }, { "g", "__float128" }, { "Dn", "nullptr_t" },
-	{ "DF16_", "_Float16" }, { "DF32_", "_Float32" }, { "DF64_", "_Float64" },
-	{ "DF128_", "_Float128" }, { "DF32x", "_Float32x" }, { "DF64x", "_Float64x" },
-	{ "Dh", "__fp16" }, { "DF16b", "__bf16" }, { "Du", "char8_t" }, { "Ds", "char16_t" },
-	{ "Di", "char32_t" },
-};
-
-static int node(struct parse *ps, struct node n)
+/* C into OUT (SIZE bytes) from libiberty's text IN; false if too long. */
+static bool c_spelling(const char *in, char *out, size_t size)
 {
-	if (ps->nnodes == NODES_MAX) {
-		ps->ok = false;
-		return 0;
-	}
-	ps->nodes[ps->nnodes] = n;
-	return ps->nnodes++;
-}
-
-static void sub(struct parse *ps, int n)
-{
-	if (ps->nsubs < SUBS_MAX)
-		ps->subs[ps->nsubs++] = n;
-	else
-		ps->ok = false;
-}
-
-static bool number(struct parse *ps, unsigned long *v)
-{
-	if (ps->p == ps->end || *ps->p < '0' || *ps->p > '9')
-		return false;
-	*v = 0;
-	while (ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9') {
-		if (*v > 100000000)
-			return false;
-		*v = *v * 10 + (unsigned long)(*ps->p++ - '0');
-	}
-	return true;
-}
-
-/* <source-name> ::= <length> <identifier>: into *S, *LEN. */
-static bool source_name(struct parse *ps, const char **s, size_t *len)
-{
-	unsigned long n;
-	if (!number(ps, &n) || n == 0 || n > (unsigned long)(ps->end - ps->p))
-		return false;
-	*s = ps->p;
-	*len = n;
-	ps->p += n;
-	return true;
-}
-
-static int type(struct parse *ps, int depth);
-
-static int function(struct parse *ps, int depth)
-{
-	int ret = type(ps, depth + 1);
-	int params[EXPLAIN_PARAMS_MAX + 1], np = 0;
-	bool variadic = false;
-	while (ps->ok && ps->p < ps->end && *ps->p != 'E') {
-		if (*ps->p == 'z') {
-			variadic = true;
-			ps->p++;
+	size_t o = 0;
+	for (const char *p = in; *p; p++) {
+		char add[8] = { *p, 0 };
+		char prev = o ? out[o - 1] : 0;
+		bool word = prev == '_' || prev == ')' || (prev >= '0' && prev <= '9') ||
+			    ((prev | 0x20) >= 'a' && (prev | 0x20) <= 'z');
+		if (p[0] == '(' && p[1] == ')') {		/* "()": "(void)" */
+			strcpy(add, "(void)");
+			p++;
+		} else if (p[0] == '*' && word) {		/* "int*": "int *" */
+			strcpy(add, " *");
+		} else if (p[0] == ' ' && prev == '*' && p[1] && p[1] != '*' && p[1] != ')' &&
+			   p[1] != ',') {			/* "* const": "*const" */
+			continue;
+		} else if (p[0] == ' ' && prev == ')' && p[1] == '[') {	/* "(*) [4]" */
 			continue;
 		}
-		int t = type(ps, depth + 1);
-		if (np > EXPLAIN_PARAMS_MAX)
-			ps->ok = false;
-		else
-			params[np++] = t;
+		size_t n = strlen(add);
+		if (o + n >= size)
+			return false;
+		memcpy(out + o, add, n);
+		o += n;
 	}
-	if (!ps->ok || ps->p == ps->end) {
-		ps->ok = false;
-		return 0;
-	}
-	ps->p++;	/* E */
-	/* "Fv...E" with the one parameter void: no parameters. */
-	if (np == 1 && ps->nodes[params[0]].k == K_BUILTIN && !strcmp(ps->nodes[params[0]].s, "void"))
-		np = 0;
-	if (ps->nkids + np > KIDS_MAX) {
-		ps->ok = false;
-		return 0;
-	}
-	int f = node(ps, (struct node){ .k = K_FUNC, .child = ret, .first = ps->nkids, .n = np,
-				       .variadic = variadic });
-	memcpy(ps->kids + ps->nkids, params, (size_t)np * sizeof(*params));
-	ps->nkids += np;
-	return f;
+	out[o] = 0;
+	return true;
 }
 
-static int type(struct parse *ps, int depth)
+/* C into OUT (SIZE bytes) of the type C; false if libiberty cannot print it. */
+static bool print_c(struct demangle_component *c, char *out, size_t size)
 {
-	if (!ps->ok || depth > DEPTH_MAX || ps->p == ps->end) {
-		ps->ok = false;
-		return 0;
+	size_t alloc;
+	char *s = cplus_demangle_print(PRINT_OPTS, c, (int)size, &alloc);
+	bool ok = s && c_spelling(s, out, size);
+	free(s);
+	return ok;
+}
+
+static bool is_qual(const struct demangle_component *c)
+{
+	return c->type == DEMANGLE_COMPONENT_CONST || c->type == DEMANGLE_COMPONENT_VOLATILE ||
+	       c->type == DEMANGLE_COMPONENT_RESTRICT ||
+	       c->type == DEMANGLE_COMPONENT_VENDOR_TYPE_QUAL;
+}
+
+/* Make C a NAME component of TEXT (LEN bytes), kept in NS. */
+static bool rename_to(struct demangle_component *c, struct names *ns, const char *text, size_t len)
+{
+	if (len > NAMES_MAX - ns->used)
+		return false;
+	char *s = ns->s + ns->used;
+	memcpy(s, text, len);
+	ns->used += len;
+	return cplus_demangle_fill_name(c, s, (int)len) != 0;
+}
+
+/* The tree's C names (see the top): the C types C++ spells otherwise, and
+ * the qualifiers of a builtin or named type before it.  Only the types C
+ * has are entered; what else libiberty reads is printed as it prints it. */
+static bool c_names(struct demangle_component *c, struct names *ns, int depth)
+{
+	static const struct { const char *cxx, *c; } builtins[] = {
+		{ "bool", "_Bool" }, { "decltype(nullptr)", "nullptr_t" },
+		{ "std::bfloat16_t", "__bf16" }, { "half", "__fp16" },
+	};
+	if (!c)
+		return true;
+	if (depth > DEPTH_MAX)
+		return false;
+	switch (c->type) {
+	case DEMANGLE_COMPONENT_BUILTIN_TYPE: {
+		char s[64];
+		if (!print_c(c, s, sizeof(s)))
+			return false;
+		for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+			if (!strcmp(s, builtins[i].cxx))
+				return rename_to(c, ns, builtins[i].c, strlen(builtins[i].c));
+		return true;
 	}
-	char c = *ps->p;
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-		size_t l = strlen(builtins[i].code);
-		if ((size_t)(ps->end - ps->p) >= l && !memcmp(ps->p, builtins[i].code, l)) {
-			ps->p += l;
-			return node(ps, (struct node){ .k = K_BUILTIN, .s = builtins[i].c,
-						      .len = strlen(builtins[i].c) });
-		}
-	}
-	int n;
-	const char *s;
-	size_t len;
-	unsigned long count = 0;
-	ps->p++;
-	switch (c) {
-	case 'P':
-		n = node(ps, (struct node){ .k = K_PTR, .child = type(ps, depth + 1) });
-		break;
-	case 'r':
-	case 'V':
-	case 'K': {
-		/* <CV-qualifiers> in the order r V K: one qualified type. */
-		unsigned q = c == 'r' ? 1 : c == 'V' ? 2 : 4;
-		if (q < 2 && ps->p < ps->end && *ps->p == 'V')
-			q |= 2, ps->p++;
-		if (q < 4 && ps->p < ps->end && *ps->p == 'K')
-			q |= 4, ps->p++;
-		/* C writes them the other way round: "const volatile". */
-		static const char *const c_names[8] = {
-			"", "restrict", "volatile", "volatile restrict", "const", "const restrict",
-			"const volatile", "const volatile restrict",
+	case DEMANGLE_COMPONENT_CONST:
+	case DEMANGLE_COMPONENT_VOLATILE:
+	case DEMANGLE_COMPONENT_RESTRICT:
+	case DEMANGLE_COMPONENT_VENDOR_TYPE_QUAL: {
+		struct demangle_component *base = c;
+		while (base && is_qual(base))
+			base = base->u.s_binary.left;
+		if (!base || (base->type != DEMANGLE_COMPONENT_BUILTIN_TYPE &&
+			      base->type != DEMANGLE_COMPONENT_NAME &&
+			      base->type != DEMANGLE_COMPONENT_VENDOR_TYPE))
+			break;	/* a qualified pointer, array...: "int *const" */
+		if (!c_names(base, ns, depth + 1))
+			return false;
+		/* "const volatile restrict", vendor qualifiers, the type. */
+		char text[EXPLAIN_TYPE_MAX], t[EXPLAIN_TYPE_MAX];
+		size_t n = 0;
+		static const struct { enum demangle_component_type type; const char *word; } cv[] = {
+			{ DEMANGLE_COMPONENT_CONST, "const " },
+			{ DEMANGLE_COMPONENT_VOLATILE, "volatile " },
+			{ DEMANGLE_COMPONENT_RESTRICT, "restrict " },
+			{ DEMANGLE_COMPONENT_VENDOR_TYPE_QUAL, NULL },
 		};
-		n = node(ps, (struct node){ .k = K_QUAL, .s = c_names[q], .len = strlen(c_names[q]),
-					   .child = type(ps, depth + 1) });
-		break;
-	}
-	case 'U':	/* vendor qualifier: U3AS1i, an address space */
-		if (!source_name(ps, &s, &len)) {
-			ps->ok = false;
-			return 0;
-		}
-		n = node(ps, (struct node){ .k = K_QUAL, .s = s, .len = len,
-					   .child = type(ps, depth + 1) });
-		break;
-	case 'u':	/* vendor type */
-		if (!source_name(ps, &s, &len)) {
-			ps->ok = false;
-			return 0;
-		}
-		n = node(ps, (struct node){ .k = K_NAME, .s = s, .len = len });
-		break;
-	case 'F':
-		if (ps->p < ps->end && *ps->p == 'Y')
-			ps->p++;
-		n = function(ps, depth);
-		break;
-	case 'A':
-		number(ps, &count);
-		if (ps->p == ps->end || *ps->p++ != '_') {
-			ps->ok = false;
-			return 0;
-		}
-		n = node(ps, (struct node){ .k = K_ARRAY, .count = count,
-					   .child = type(ps, depth + 1) });
-		break;
-	case 'D':	/* Dv<N>_<type>: a vector */
-		if (ps->p == ps->end || *ps->p++ != 'v' || !number(ps, &count) ||
-		    ps->p == ps->end || *ps->p++ != '_') {
-			ps->ok = false;
-			return 0;
-		}
-		n = node(ps, (struct node){ .k = K_VECTOR, .count = count,
-					   .child = type(ps, depth + 1) });
-		break;
-	case 'S': {	/* S_ is the first, S0_ the second, S<base 36>_ */
-		unsigned long id = 0;
-		if (ps->p < ps->end && *ps->p != '_') {
-			for (; ps->p < ps->end && *ps->p != '_'; ps->p++) {
-				char d = *ps->p;
-				if (!((d >= '0' && d <= '9') || (d >= 'A' && d <= 'Z')) || id > SUBS_MAX) {
-					ps->ok = false;
-					return 0;
+		for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++)
+			for (struct demangle_component *q = c; q != base; q = q->u.s_binary.left) {
+				if (q->type != cv[k].type)
+					continue;
+				const char *w = cv[k].word;
+				if (!w) {	/* U3AS1: its name, then a space */
+					if (!print_c(q->u.s_binary.right, t, sizeof(t) - 1))
+						return false;
+					w = strcat(t, " ");
 				}
-				id = id * 36 + (unsigned long)(d <= '9' ? d - '0' : d - 'A' + 10);
+				size_t l = strlen(w);
+				if (n + l >= sizeof(text))
+					return false;
+				memcpy(text + n, w, l);
+				n += l;
+				if (cv[k].word)
+					break;	/* "KKi" is one const */
 			}
-			id++;
-		}
-		if (ps->p == ps->end || id >= (unsigned long)ps->nsubs) {
-			ps->ok = false;
-			return 0;
-		}
-		ps->p++;
-		return ps->subs[id];	/* not a new candidate itself */
+		if (!print_c(base, t, sizeof(t)) || n + strlen(t) >= sizeof(text))
+			return false;
+		memcpy(text + n, t, strlen(t));
+		return rename_to(c, ns, text, n + strlen(t));
 	}
-	default:
-		ps->p--;
-		if (!source_name(ps, &s, &len)) {
-			ps->ok = false;
-			return 0;
-		}
-		n = node(ps, (struct node){ .k = K_NAME, .s = s, .len = len });
+	case DEMANGLE_COMPONENT_TYPEINFO_NAME:
+	case DEMANGLE_COMPONENT_FUNCTION_TYPE:
+	case DEMANGLE_COMPONENT_ARGLIST:
+	case DEMANGLE_COMPONENT_POINTER:
+	case DEMANGLE_COMPONENT_ARRAY_TYPE:
+	case DEMANGLE_COMPONENT_VECTOR_TYPE:
 		break;
+	default:
+		return true;
 	}
-	if (ps->ok)
-		sub(ps, n);
-	return n;
-}
-
-/* Writing C declarators: each call writes "TYPE INNER" into OUT. */
-struct out {
-	char *s;
-	size_t size;
-	bool ok;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	char tmp[EXPLAIN_TYPE_MAX * 2];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(tmp) || (size_t)n >= o->size)
-		o->ok = false;
-	else
-		memcpy(o->s, tmp, (size_t)n + 1);
-}
-
-static void params_c(const struct parse *ps, const struct node *f, struct out *o, int depth);
-
-/* Did an snprintf of N into SIZE bytes fit?  If not, O is not ok. */
-static bool fits(int n, size_t size, struct out *o)
-{
-	if (n < 0 || (size_t)n >= size)
-		o->ok = false;
-	return o->ok;
-}
-
-static void decl(const struct parse *ps, int n, const char *inner, struct out *o, int depth)
-{
-	const struct node *d = &ps->nodes[n];
-	const char *sep = inner[0] ? " " : "";
-	char in[EXPLAIN_TYPE_MAX * 2];
-	if (depth > DEPTH_MAX) {
-		o->ok = false;
-		return;
-	}
-	switch (d->k) {
-	case K_BUILTIN:
-	case K_NAME:
-		put(o, "%.*s%s%s", (int)d->len, d->s, sep, inner);
-		return;
-	case K_PTR: {
-		enum kind to = ps->nodes[d->child].k;
-		if (!fits(snprintf(in, sizeof(in), to == K_FUNC || to == K_ARRAY ? "(*%s)" : "*%s",
-				   inner), sizeof(in), o))
-			return;
-		decl(ps, d->child, in, o, depth + 1);
-		return;
-	}
-	case K_QUAL:
-		if (ps->nodes[d->child].k == K_PTR) {	/* "* const p" */
-			if (!fits(snprintf(in, sizeof(in), "%.*s%s%s", (int)d->len, d->s, sep, inner),
-				  sizeof(in), o))
-				return;
-			decl(ps, d->child, in, o, depth + 1);
-			return;
-		}
-		decl(ps, d->child, inner, o, depth + 1);
-		if (o->ok) {
-			char tmp[EXPLAIN_TYPE_MAX * 2];
-			if (fits(snprintf(tmp, sizeof(tmp), "%s", o->s), sizeof(tmp), o))
-				put(o, "%.*s %s", (int)d->len, d->s, tmp);
-		}
-		return;
-	case K_FUNC: {
-		char p[EXPLAIN_TYPE_MAX * 2];
-		struct out po = { p, sizeof(p), true };
-		params_c(ps, d, &po, depth + 1);
-		if (!po.ok) {
-			o->ok = false;
-			return;
-		}
-		if (!fits(snprintf(in, sizeof(in), "%s(%s)", inner, p), sizeof(in), o))
-			return;
-		decl(ps, d->child, in, o, depth + 1);
-		return;
-	}
-	case K_ARRAY:
-		if (!fits(d->count ? snprintf(in, sizeof(in), "%s[%lu]", inner, d->count)
-				   : snprintf(in, sizeof(in), "%s[]", inner), sizeof(in), o))
-			return;
-		decl(ps, d->child, in, o, depth + 1);
-		return;
-	case K_VECTOR:
-		decl(ps, d->child, inner, o, depth + 1);
-		if (o->ok) {
-			char tmp[EXPLAIN_TYPE_MAX * 2];
-			if (fits(snprintf(tmp, sizeof(tmp), "%s", o->s), sizeof(tmp), o))
-				put(o, "%s __attribute__((vector_size(%lu elements)))", tmp, d->count);
-		}
-		return;
-	}
-}
-
-static void params_c(const struct parse *ps, const struct node *f, struct out *o, int depth)
-{
-	char acc[EXPLAIN_TYPE_MAX * 2] = "";
-	for (int i = 0; i < f->n && o->ok; i++) {
-		char one[EXPLAIN_TYPE_MAX];
-		struct out po = { one, sizeof(one), true };
-		decl(ps, ps->kids[f->first + i], "", &po, depth);
-		if (!po.ok || strlen(acc) + strlen(one) + 3 >= sizeof(acc)) {
-			o->ok = false;
-			return;
-		}
-		if (i)
-			strcat(acc, ", ");
-		strcat(acc, one);
-	}
-	if (f->variadic) {
-		if (strlen(acc) + 6 >= sizeof(acc)) {
-			o->ok = false;
-			return;
-		}
-		strcat(acc, f->n ? ", ..." : "...");
-	}
-	put(o, "%s", f->n || f->variadic ? acc : "void");
+	return c_names(c->u.s_binary.left, ns, depth + 1) &&
+	       c_names(c->u.s_binary.right, ns, depth + 1);
 }
 
 bool explain_demangle(const char *mangled, struct proto *p)
 {
-	static struct parse ps;	/* large; one demangling at a time */
+	static struct names ns;	/* one demangling at a time */
+	void *mem = NULL;
+	bool ok = false;
 	memset(p, 0, sizeof(*p));
 	if (!mangled || strncmp(mangled, "_ZTS", 4))
 		return false;
-	ps.p = mangled + 4;
-	ps.end = ps.p + strlen(ps.p);
-	ps.nnodes = ps.nkids = ps.nsubs = 0;
-	ps.ok = true;
-	int f = type(&ps, 0);
-	if (!ps.ok || ps.p != ps.end || ps.nodes[f].k != K_FUNC)
-		return false;
-	const struct node *fn = &ps.nodes[f];
-	struct out o = { p->ret, sizeof(p->ret), true };
-	decl(&ps, fn->child, "", &o, 0);
-	for (int i = 0; i < fn->n && o.ok; i++) {
-		o = (struct out){ p->params[i], sizeof(p->params[i]), true };
-		decl(&ps, ps.kids[fn->first + i], "", &o, 0);
+	struct demangle_component *tree = cplus_demangle_v3_components(mangled, PRINT_OPTS, &mem);
+	/* Only "typeinfo name for <function type>": no ".normalized" (a
+	 * CLONE above it), no other type. */
+	if (!tree || tree->type != DEMANGLE_COMPONENT_TYPEINFO_NAME)
+		goto out;
+	struct demangle_component *fn = tree->u.s_binary.left;
+	if (!fn || fn->type != DEMANGLE_COMPONENT_FUNCTION_TYPE || !fn->u.s_binary.left)
+		goto out;
+	ns.used = 0;
+	if (!c_names(fn, &ns, 0) || !print_c(fn->u.s_binary.left, p->ret, sizeof(p->ret)))
+		goto out;
+	for (struct demangle_component *a = fn->u.s_binary.right; a; a = a->u.s_binary.right) {
+		if (a->type != DEMANGLE_COMPONENT_ARGLIST)
+			goto out;
+		if (!a->u.s_binary.left)	/* "v": no parameters */
+			continue;
+		char t[EXPLAIN_TYPE_MAX];
+		if (!print_c(a->u.s_binary.left, t, sizeof(t)))
+			goto out;
+		if (!strcmp(t, "...")) {	/* "z" */
+			p->variadic = true;
+			continue;
+		}
+		if (p->nparams == EXPLAIN_PARAMS_MAX)
+			goto out;
+		strcpy(p->params[p->nparams++], t);
 	}
-	p->nparams = fn->n;
-	p->variadic = fn->variadic;
-	struct out c = { p->c, sizeof(p->c), o.ok };
-	if (c.ok)
-		decl(&ps, f, "", &c, 0);
-	return o.ok && c.ok;
+	ok = print_c(fn, p->c, sizeof(p->c));
+out:
+	free(mem);
+	if (!ok)
+		memset(p, 0, sizeof(*p));
+	return ok;
 }
 
 int explain_diff(FILE *out, const struct proto *call, const struct proto *fn, const char *name)
