@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a kernel log for --explain: every CFI failure report in it.
  *
  * Linux prints one line per failure (kernel/cfi.c, 6.1 and 6.12 alike):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit --explain LOG FILE...: each CFI failure of a kernel log,
  * explained from the files that ran (doc/kcfi-audit.md 7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit --explain (doc/kcfi-audit.md 7): a kernel's CFI failure
  * reports, each explained from the files that ran. */
 #ifndef KCFI_AUDIT_EXPLAIN_H

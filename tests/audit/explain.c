@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcfi-audit --explain (tests/audit/explain.sh): each indirect call here
  * reaches a function of another type, by one of the ways C allows: a cast
  * in a static initializer of an ops table, a pointer through void *, and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kcfi-audit --explain LOG FILE... (doc/kcfi-audit.md 7): canned kernel
 # consoles of every form, written from the kernels' format strings
 # (kernel/cfi.c, arch/x86/kernel/cfi.c and alternative.c, dumpstack.c,
@@ -179,7 +180,7 @@ conv() {	# FN-ID PTR-ID STRINGS...: one record and its strings
 	printf '\t.section .note.GNU-stack,"",@progbits\n'
 	printf '\t.section .debug,"",@progbits\n\t.quad 0, 0, 0\n'
 	conv "$FN_ID" "$OTHER_ID" add_one _ZTSFilE _ZTSFvvE explain.c 77 main assign
-	conv "$FN_ID" "$PTR_ID" add_one _ZTSFilE _ZTSFvPiE explain.c 34 table init
+	conv "$FN_ID" "$PTR_ID" add_one _ZTSFilE _ZTSFvPiE explain.c 35 table init
 } > "$T/conv.s"
 as -o "$T/conv.o" "$T/conv.s" &&
 	"$KCFI_GCC" -fsanitize=kcfi -g -O2 -o "$T/prog-conv" "$SRC" "$T/conv.o" ||
@@ -189,7 +190,7 @@ sed "s|$P_PUT|$P_PUT_C|g" "$T/kcfi.log" > "$T/conv.log"
 check "conversion records: exit 0, all explained" explained conv 0 "$T/conv.log" "$T/prog-conv"
 check "  ... the line to fix: the record to the call's type" sh -c \
 	"grep -A1 '^  the line to fix (kcfi-as.s conversion records):' '$T/conv.out' |
-	 grep -qx '    explain.c:34: init in table: add_one taken as void (int \\*)'"
+	 grep -qx '    explain.c:35: init in table: add_one taken as void (int \\*)'"
 check "  ... not the one to another type" sh -c "! grep -q 'explain.c:77' '$T/conv.out'"
 check "  ... kcfi-audit still audits the file (records skipped, not taken for exemptions)" sh -c \
 	"'$AUDIT' '$T/prog-conv' | tail -1 | grep -q ' 0 unchecked, '"
