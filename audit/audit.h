@@ -59,9 +59,10 @@ struct check {
 	const char *problem;	/* present but wrong (e.g. another register) */
 };
 
-struct site {			/* a checked branch, for --targets */
+struct site {			/* a checked branch, for --targets and --explain */
 	struct loc at;
 	uint32_t id;
+	struct loc trap;		/* its check's trap instruction */
 };
 
 struct preamble {
@@ -78,6 +79,13 @@ struct exempt {
 struct type_name {
 	uint32_t id;		/* as the code holds it */
 	const char *name;	/* "_ZTSFvPiE", in the section's data */
+};
+
+/* A KCFI_CONVERSION record: a function's address converted to a pointer
+ * of another type id (common/exempt.h); the strings are in the section. */
+struct conversion {
+	uint32_t fn_id, ptr_id;		/* as the code holds them */
+	const char *sym, *fn_type, *ptr_type, *file, *line, *context, *kind;
 };
 
 /* Reasons beyond kcfi-as's (common/exempt.h): classifications of the
@@ -114,6 +122,8 @@ struct audit_file {
 	bool has_records;		/* a record section is present, even empty */
 	struct type_name *names;	/* sorted by id, then name; no two equal */
 	size_t nnames;
+	struct conversion *convs;	/* KCFI_CONVERSION records, in file order */
+	size_t nconvs;
 	unsigned name_hashes;		/* 1 << enum kcfi_hash of each the names use */
 	struct type_name *made_names;	/* names made here, not read from the file:
 					 * from DWARF or lent (the file owns their strings) */
@@ -215,6 +225,12 @@ void audit_error(const char *path, const char *fmt, ...) __attribute__((format(p
 void audit_report_free(struct audit_file *f);
 /* The file's Dwfl_Module when it has DWARF line information, else NULL. */
 void *audit_dwarf_module(struct audit_file *f);
+/* "file.c:12" of the code at AT into BUF, false without DWARF lines. */
+bool audit_source_line(struct audit_file *f, struct loc at, char *buf, size_t size);
+/* "file.c:8" of the definition (DW_AT_decl_file, DW_AT_decl_line) of
+ * function NAME starting at AT, false if the DWARF has none. */
+bool audit_decl_line(struct audit_file *f, struct loc at, const char *name, char *buf,
+		     size_t size);
 
 /* dwarf-names.c: names, from DWARF function types, for the ids of the
  * preambles and sites (collected first); added to F->names.  How many. */

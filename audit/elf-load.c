@@ -374,6 +374,7 @@ void audit_close(struct audit_file *f)
 	free(f->exempts);
 	free(f->ranges);
 	free(f->names);
+	free(f->convs);
 	for (size_t i = 0; i < f->nmade_names; i++)
 		free((char *)f->made_names[i].name);
 	free(f->made_names);

@@ -16,12 +16,14 @@
 
 #include "common/exempt.h"
 #include "audit/audit.h"
+#include "audit/explain.h"
 #include "audit/tables.h"
 #include "audit/targets.h"
 #include "audit/verify.h"
 
 static const char usage[] =
 	"Usage: kcfi-audit [OPTION]... FILE...\n"
+	"  or:  kcfi-audit --explain LOG FILE...\n"
 	"Verify the KCFI protection of ELF files (.o, .ko, vmlinux, executables,\n"
 	"shared libraries) for x86_64, i386, aarch64, riscv64 and arm.\n"
 	"\n"
@@ -39,6 +41,13 @@ static const char usage[] =
 	"  --arity            print the arity of every x86_64 preamble\n"
 	"                     (-fsanitize-kcfi-arity; the distribution is in the\n"
 	"                     summary whenever a preamble has one)\n"
+	"  --explain=LOG      explain each CFI failure report of the kernel log LOG\n"
+	"                     ('-': standard input) from the FILEs that ran (vmlinux,\n"
+	"                     modules or their directory, programs): the caller and\n"
+	"                     its source line, the type its check expects and the\n"
+	"                     target's, as C, their differences, and the conversion\n"
+	"                     that gave the target the call's type; exit status 0\n"
+	"                     all explained, 1 some in part, 2 errors, 3 no report\n"
 	"  -q, --quiet        print the summary lines only\n"
 	"  --help             print this help and exit\n"
 	"  --version          print the version and exit\n"
@@ -127,7 +136,7 @@ out:
 int main(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION,
-	       O_ARITY };
+	       O_ARITY, O_EXPLAIN };
 	static const struct option longs[] = {
 		{ "targets", no_argument, NULL, O_TARGETS },
 		{ "csv", required_argument, NULL, O_CSV },
@@ -136,6 +145,7 @@ int main(int argc, char **argv)
 		{ "top", required_argument, NULL, O_TOP },
 		{ "names-from", required_argument, NULL, O_NAMES_FROM },
 		{ "arity", no_argument, NULL, O_ARITY },
+		{ "explain", required_argument, NULL, O_EXPLAIN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -143,6 +153,7 @@ int main(int argc, char **argv)
 	};
 	struct targets_opts to = { .top = 10 };
 	bool targets = false;
+	const char *explain = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
 		switch (c) {
@@ -154,6 +165,7 @@ int main(int argc, char **argv)
 		case O_NAMES_FROM: to.names_from = optarg; break;
 		case 'q': audit_quiet = true; break;
 		case O_ARITY: audit_arity = true; break;
+		case O_EXPLAIN: explain = optarg; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default: fputs(usage, stderr); return 2;
@@ -162,6 +174,14 @@ int main(int argc, char **argv)
 	if (optind == argc) {
 		fputs(usage, stderr);
 		return 2;
+	}
+	if (explain && (targets || audit_arity)) {
+		fprintf(stderr, "kcfi-audit: --explain takes no other option\n");
+		return 2;
+	}
+	if (explain) {
+		elf_version(EV_CURRENT);
+		return explain_main(explain, argv + optind, argc - optind);
 	}
 	if ((to.csv || to.json || to.plot || to.names_from) && !targets) {
 		fprintf(stderr, "kcfi-audit: --csv, --json, --plot and --names-from need --targets\n");

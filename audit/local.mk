@@ -16,6 +16,9 @@ kcfi_audit_SOURCES = \
 	audit/decode-aarch64.c \
 	audit/decode-riscv64.c \
 	audit/decode-arm.c \
+	audit/explain.c audit/explain.h \
+	audit/explain-log.c \
+	audit/explain-types.c \
 	common/exempt.h common/kcfi-traps.h
 kcfi_audit_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 kcfi_audit_LDADD = libtypeids.a $(AUDIT_LIBS)

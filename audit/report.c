@@ -6,6 +6,7 @@
  * .debug_line; otherwise the parenthesis is left out. */
 #include "config.h"
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,22 +74,91 @@ void *audit_dwarf_module(struct audit_file *f)
 	return dwarf_module(f);
 }
 
-/* "file.c:12" for AT, or false. */
-static bool source_line(struct audit_file *f, struct loc at, char *buf, size_t size)
+/* The address libdw gives AT (an object's sections laid out by Dwfl). */
+static bool dwarf_addr(struct audit_file *f, struct loc at, Dwfl_Module **m, Dwarf_Addr *addr)
 {
-	Dwfl_Module *m = dwarf_module(f);
-	if (!m)
+	*m = dwarf_module(f);
+	if (!*m)
 		return false;
 	Dwarf_Addr bias;
-	Elf *e = dwfl_module_getelf(m, &bias);
+	Elf *e = dwfl_module_getelf(*m, &bias);
 	GElf_Shdr sh;
 	Elf_Scn *scn = e ? elf_getscn(e, at.shndx) : NULL;
 	if (!scn || !gelf_getshdr(scn, &sh))
 		return false;
-	Dwfl_Line *l = dwfl_module_getsrc(m, sh.sh_addr + at.off + bias);
+	*addr = sh.sh_addr + at.off + bias;
+	return true;
+}
+
+bool audit_source_line(struct audit_file *f, struct loc at, char *buf, size_t size)
+{
+	Dwfl_Module *m;
+	Dwarf_Addr addr;
+	if (!dwarf_addr(f, at, &m, &addr))
+		return false;
+	Dwfl_Line *l = dwfl_module_getsrc(m, addr);
 	int line;
 	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 	if (!file)
+		return false;
+	snprintf(buf, size, "%s:%d", file, line);
+	return true;
+}
+
+/* Looking for the subprogram DIE called NAME whose code starts at ADDR,
+ * or, failing that, any called NAME with a declared line. */
+struct decl_want {
+	const char *name;
+	Dwarf_Addr addr;
+	Dwarf_Die die;
+	bool any, exact;
+};
+
+static void find_subprogram(Dwarf_Die *die, struct decl_want *w, int depth)
+{
+	Dwarf_Die c;
+	if (depth > 16 || dwarf_child(die, &c) != 0)
+		return;
+	do {
+		Dwarf_Addr lo;
+		const char *n = dwarf_diename(&c);
+		int line;
+		if (dwarf_tag(&c) == DW_TAG_subprogram && n && !strcmp(n, w->name) &&
+		    dwarf_decl_line(&c, &line) == 0) {
+			bool at = dwarf_lowpc(&c, &lo) == 0 && lo == w->addr;
+			if (at || !w->any) {
+				w->die = c;
+				w->any = true;
+				w->exact = at;
+				if (at)
+					return;
+			}
+		}
+		find_subprogram(&c, w, depth + 1);
+	} while (!w->exact && dwarf_siblingof(&c, &c) == 0);
+}
+
+bool audit_decl_line(struct audit_file *f, struct loc at, const char *name, char *buf,
+		     size_t size)
+{
+	Dwfl_Module *m;
+	Dwarf_Addr addr, bias;
+	if (!dwarf_addr(f, at, &m, &addr))
+		return false;
+	struct decl_want w = { .name = name };
+	Dwarf_Die *cu = dwfl_module_addrdie(m, addr, &bias);
+	if (cu) {
+		w.addr = addr - bias;
+		find_subprogram(cu, &w, 0);
+	}
+	/* Not in the unit of its code: any unit's definition of it. */
+	for (Dwarf_Die *d = NULL; !w.any && (d = dwfl_module_nextcu(m, d, &bias));) {
+		w.addr = addr - bias;
+		find_subprogram(d, &w, 0);
+	}
+	int line;
+	const char *file = w.any ? dwarf_decl_file(&w.die) : NULL;
+	if (!file || dwarf_decl_line(&w.die, &line) != 0)
 		return false;
 	snprintf(buf, size, "%s:%d", file, line);
 	return true;
@@ -136,7 +206,7 @@ void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 		return;
 	printf("%s: %s+0x%llx <%s>", f->path, at.shndx < f->nsecs ? f->secs[at.shndx].name : "?",
 	       (unsigned long long)at.off, place_name(f, at));
-	if (source_line(f, at, src, sizeof(src)))
+	if (audit_source_line(f, at, src, sizeof(src)))
 		printf(" (%s)", src);
 	printf(": ");
 	va_list ap;

@@ -164,6 +164,42 @@ static uint64_t type_name_record(struct audit_file *f, size_t shndx, uint64_t of
 	return n + 1;
 }
 
+/* The KCFI_CONVERSION record at OFF of section S (index SHNDX): into
+ * F->convs, and the number of records it takes, itself included; 0 after a
+ * finding, as for a type name record. */
+static uint64_t conversion_record(struct audit_file *f, size_t shndx, uint64_t off)
+{
+	const struct section *s = &f->secs[shndx];
+	uint64_t ids = le64(s->data + off), n = le64(s->data + off + 8);
+	uint64_t left = (s->size - off) / KCFI_EXEMPT_RECORD_SIZE - 1;
+	const char *p = (const char *)s->data + off + KCFI_EXEMPT_RECORD_SIZE;
+	const char *str[7];
+	size_t room = n <= left ? n * KCFI_EXEMPT_RECORD_SIZE : 0;
+	int k = 0;
+	for (; n && k < 7; k++) {
+		const char *end = memchr(p, 0, room);
+		if (!end)
+			break;
+		str[k] = p;
+		room -= (size_t)(end + 1 - p);
+		p = end + 1;
+	}
+	/* The symbol, both names, the file and a decimal line must be there;
+	 * the context may be empty (file scope). */
+	if (n == 0 || n > left || k < 7 || !str[0][0] || !str[1][0] || !str[2][0] ||
+	    !str[4][0] || strspn(str[4], "0123456789") != strlen(str[4])) {
+		audit_finding(f, (struct loc){ shndx, off }, "malformed conversion record in %s",
+			      s->name);
+		return 0;
+	}
+	f->convs[f->nconvs++] = (struct conversion){
+		.fn_id = (uint32_t)ids, .ptr_id = (uint32_t)(ids >> 32), .sym = str[0],
+		.fn_type = str[1], .ptr_type = str[2], .file = str[3], .line = str[4],
+		.context = str[5], .kind = str[6],
+	};
+	return n + 1;
+}
+
 /* .kcfi_traps in objects; Linux's linker script calls it __kcfi_traps. */
 static bool trap_table(const char *name)
 {
@@ -185,8 +221,9 @@ int tables_read(struct audit_file *f)
 	f->exempts = calloc(nex + 1, sizeof(*f->exempts));
 	f->ranges = calloc(nex + 1, sizeof(*f->ranges));
 	f->names = calloc(nex + 1, sizeof(*f->names));
+	f->convs = calloc(nex + 1, sizeof(*f->convs));
 	f->traps = calloc(ntr + 1, sizeof(*f->traps));
-	if (!f->exempts || !f->ranges || !f->names || !f->traps) {
+	if (!f->exempts || !f->ranges || !f->names || !f->convs || !f->traps) {
 		audit_error(f->path, "out of memory");
 		return -1;
 	}
@@ -204,8 +241,9 @@ int tables_read(struct audit_file *f)
 			     o += KCFI_EXEMPT_RECORD_SIZE) {
 				struct exempt e;
 				uint64_t reason = le64(s->data + o + 16);
-				if (reason == KCFI_TYPE_NAME) {
-					uint64_t n = type_name_record(f, i, o);
+				if (reason == KCFI_TYPE_NAME || reason == KCFI_CONVERSION) {
+					uint64_t n = reason == KCFI_TYPE_NAME ? type_name_record(f, i, o)
+									     : conversion_record(f, i, o);
 					if (!n)
 						break;
 					o += (n - 1) * KCFI_EXEMPT_RECORD_SIZE;

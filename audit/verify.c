@@ -12,7 +12,7 @@
 #include "audit/tables.h"
 #include "audit/verify.h"
 
-static void add_site(struct audit_file *f, struct loc at, uint32_t id)
+static void add_site(struct audit_file *f, struct loc at, uint32_t id, struct loc trap)
 {
 	if (f->nsites == f->sites_cap) {
 		f->sites_cap = f->sites_cap ? 2 * f->sites_cap : 256;
@@ -22,7 +22,7 @@ static void add_site(struct audit_file *f, struct loc at, uint32_t id)
 			exit(2);
 		}
 	}
-	f->sites[f->nsites++] = (struct site){ at, id };
+	f->sites[f->nsites++] = (struct site){ at, id, trap };
 }
 
 static void fmt_loc(const struct audit_file *f, struct loc at, char *buf, size_t size)
@@ -58,7 +58,7 @@ void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len
 	struct loc at = { shndx, off };
 	if (c && c->present && !c->problem) {
 		f->n.checked++;
-		add_site(f, at, c->id);
+		add_site(f, at, c->id, c->trap);
 		if (!f->arch->trap_table)
 			f->n.traps++;	/* aarch64: the brk is the trap, no table lists it */
 		if (f->arch->trap_table && !tables_trap_listed(f, c->trap)) {

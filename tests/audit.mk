@@ -14,6 +14,10 @@
 #            misdirected check named; addresses taken by code in programs
 #   hostile  truncated and bit-flipped ELF: exit 0/1/2, never a crash
 #   arity    -fsanitize-kcfi-arity preambles: well formed, by arity, --arity
+#   explain  --explain: canned consoles of every form (x86_64 kCFI and
+#            FineIBT, 6.1 and 6.12, trapping and permissive, arm64, riscv64,
+#            arm) against files built here; conversion records by hand;
+#            every bad input
 AUDIT_TESTS = \
 	tests/audit/verify.sh \
 	tests/audit/targets.sh \
@@ -21,7 +25,8 @@ AUDIT_TESTS = \
 	tests/audit/cross.sh \
 	tests/audit/elf32.sh \
 	tests/audit/hostile.sh \
-	tests/audit/arity.sh
+	tests/audit/arity.sh \
+	tests/audit/explain.sh
 TESTS += $(AUDIT_TESTS)
 EXTRA_DIST += $(AUDIT_TESTS) tests/audit/lib.sh tests/audit/prog.c tests/audit/target.c tests/audit/names.c \
-	tests/audit/taker.c
+	tests/audit/taker.c tests/audit/explain.c
