@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every output our tools write lands where plain gcc and GNU as put theirs,
 # for every kind of path -o (or another output option) names: a new file, a
 # regular file (its mode and hard links as gcc keeps them), a character
