@@ -79,6 +79,14 @@ struct type_name {
 	const char *name;	/* "_ZTSFvPiE", in the section's data */
 };
 
+/* A KCFI_CONVERSION record (common/exempt.h): a function's address became
+ * a pointer of another type id (decl: maybe the same one).  Strings point
+ * into the section's data. */
+struct conversion {
+	uint32_t fn_id, ptr_id;		/* as the code holds them */
+	const char *fn, *fn_type, *ptr_type, *file, *line, *context, *kind;
+};
+
 /* Reasons beyond kcfi-as's (common/exempt.h): classifications of the
  * audit itself, documented in doc/kcfi-audit.md. */
 enum { AUDIT_EXEMPT_PLT = 8, MAX_REASON = 16 };
@@ -114,6 +122,8 @@ struct audit_file {
 	struct type_name *names;	/* sorted by id, then name; no two equal */
 	size_t nnames;
 	unsigned name_hashes;		/* 1 << enum kcfi_hash of each the names use */
+	struct conversion *convs;	/* KCFI_CONVERSION records, in file order */
+	size_t nconvs;
 	struct type_name *made_names;	/* names made here, not read from the file:
 					 * from DWARF or lent (the file owns their strings) */
 	size_t nmade_names;

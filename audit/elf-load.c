@@ -377,6 +377,7 @@ void audit_close(struct audit_file *f)
 		free((char *)f->made_names[i].name);
 	free(f->made_names);
 	free(f->traps);
+	free(f->convs);
 	free(f->code_refs);
 	free(f->sites);
 	free(f->pre);

@@ -163,6 +163,36 @@ static uint64_t type_name_record(struct audit_file *f, size_t shndx, uint64_t of
 	return n + 1;
 }
 
+/* The KCFI_CONVERSION record at OFF of section SHNDX into F->convs; the
+ * number of records it takes, itself included, 0 after a finding. */
+static uint64_t conversion_record(struct audit_file *f, size_t shndx, uint64_t off)
+{
+	const struct section *s = &f->secs[shndx];
+	uint64_t ids = le64(s->data + off), n = le64(s->data + off + 8);
+	uint64_t left = (s->size - off) / KCFI_EXEMPT_RECORD_SIZE - 1;
+	const char *p = (const char *)s->data + off + KCFI_EXEMPT_RECORD_SIZE;
+	const char *strs[7];
+	size_t room = n <= left ? n * KCFI_EXEMPT_RECORD_SIZE : 0;
+	int i;
+	for (i = 0; i < 7 && room; i++) {
+		const char *nul = memchr(p, 0, room);
+		if (!nul)
+			break;
+		strs[i] = p;
+		room -= (size_t)(nul + 1 - p);
+		p = nul + 1;
+	}
+	if (n == 0 || n > left || i < 7 || !strs[0][0] || !strs[1][0] || !strs[2][0]) {
+		audit_finding(f, (struct loc){ shndx, off }, "malformed conversion record in %s",
+			      s->name);
+		return 0;
+	}
+	f->convs[f->nconvs++] = (struct conversion){
+		(uint32_t)ids, (uint32_t)(ids >> 32), strs[0], strs[1], strs[2], strs[3],
+		strs[4], strs[5], strs[6] };
+	return n + 1;
+}
+
 /* .kcfi_traps in objects; Linux's linker script calls it __kcfi_traps. */
 static bool trap_table(const char *name)
 {
@@ -185,7 +215,8 @@ int tables_read(struct audit_file *f)
 	f->ranges = calloc(nex + 1, sizeof(*f->ranges));
 	f->names = calloc(nex + 1, sizeof(*f->names));
 	f->traps = calloc(ntr + 1, sizeof(*f->traps));
-	if (!f->exempts || !f->ranges || !f->names || !f->traps) {
+	f->convs = calloc(nex / 2 + 1, sizeof(*f->convs));
+	if (!f->exempts || !f->ranges || !f->names || !f->traps || !f->convs) {
 		audit_error(f->path, "out of memory");
 		return -1;
 	}
@@ -205,6 +236,13 @@ int tables_read(struct audit_file *f)
 				uint64_t reason = le64(s->data + o + 16);
 				if (reason == KCFI_TYPE_NAME) {
 					uint64_t n = type_name_record(f, i, o);
+					if (!n)
+						break;
+					o += (n - 1) * KCFI_EXEMPT_RECORD_SIZE;
+					continue;
+				}
+				if (reason == KCFI_CONVERSION) {
+					uint64_t n = conversion_record(f, i, o);
 					if (!n)
 						break;
 					o += (n - 1) * KCFI_EXEMPT_RECORD_SIZE;

@@ -6,10 +6,11 @@ set -eu
 
 # Build: autotools, the grammar generators, PCRE2, the native plugin headers;
 # GCC 11 with its g++ and plugin headers for kcfi-gcc-11 (make check-gcc11);
-# for kcfi-audit elfutils' libelf and libdw and the capstone disassembler.
+# for kcfi-audit elfutils' libelf and libdw, the capstone disassembler and
+# libiberty's demangler (--mismatches prints types as C).
 BUILD="build-essential autoconf automake pkg-config flex bison libpcre2-dev
 gcc-12-plugin-dev binutils gcc-11 g++-11 gcc-11-plugin-dev
-libelf-dev libdw-dev libcapstone-dev"
+libelf-dev libdw-dev libcapstone-dev libiberty-dev"
 # Oracles and runners for the tests: Clang with FNV-1a (22) and xxHash64 (19)
 # type ids, objdump/readelf from binutils, qemu-user for foreign binaries,
 # Clang's sanitizer and libFuzzer runtimes (make check-fuzz-proto, fuzz-asm);
