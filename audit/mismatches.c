@@ -41,9 +41,17 @@ struct place {
 	unsigned long group;	/* places of the same function and pointer type */
 };
 
-static int def_cmp(const void *a, const void *b)
+static int def_name_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct def *)a)->name, ((const struct def *)b)->name);
+}
+
+/* By name, then in the order of the files given. */
+static int def_cmp(const void *a, const void *b)
+{
+	const struct def *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->file < y->file ? -1 : x->file > y->file;
 }
 
 static int str_cmp0(const char *a, const char *b)
@@ -180,7 +188,10 @@ int mismatches_report(char *const *paths, int npaths)
 			struct place p = { c, c->ptr_type, c->fn_type, c->fn_id, c->ptr_id, NULL, 0 };
 			if (!strcmp(c->kind, "decl")) {
 				struct def key = { c->fn, 0, 0 };
-				const struct def *d = bsearch(&key, defs, ndefs, sizeof(*defs), def_cmp);
+				const struct def *d = bsearch(&key, defs, ndefs, sizeof(*defs),
+							      def_name_cmp);
+				while (d && d > defs && !def_name_cmp(d - 1, d))
+					d--;	/* the first file that defines it */
 				if (!d || d->id == c->fn_id)
 					continue;	/* defined elsewhere, or as declared */
 				/* The function, as defined, used as declared. */
