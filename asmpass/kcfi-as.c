@@ -58,9 +58,9 @@ static void usage(FILE *f)
 	      "                             function types hash as void pointers\n"
 	      "  --kcfi-cs-prefix           x86: cs-prefix retpoline thunk calls\n"
 	      "                             (kcfi-gcc adds it for -mindirect-branch-cs-prefix)\n"
-	      "  --kcfi-warn-cast[=error]   warn (or fail) where a function's address becomes\n"
-	      "                             a pointer with another type id (kcfi-gcc:\n"
-	      "                             -Wkcfi-cast, -Werror=kcfi-cast)\n"
+	      "  --kcfi-warn-cast           warn where a function's address becomes a pointer\n"
+	      "                             with another type id (kcfi-gcc: -Wkcfi-cast)\n"
+	      "  --kcfi-warn-cast=error     the same as errors: no object (-Werror=kcfi-cast)\n"
 	      "  --version, --help\n", f);
 }
 
