@@ -224,7 +224,7 @@ enum verdict_kind tu_on_conversion(struct tu *t, const struct kcfi_directive *d,
 			   "type id [-W%skcfi-cast]\n", file, d->src_line,
 			   error ? "error" : "warning", name, (int)from_text.n, from_text.p,
 			   to_text, error ? "error=" : "");
-		v->diag_error = error;
+		v->diag_fails = error;
 	}
 	free(name);
 	free(file);

@@ -126,7 +126,7 @@ static enum verdict_kind carry_out(struct tu *t, enum verdict_kind k, const char
 	}
 	if (v->diag.len) {
 		fwrite(v->diag.data, 1, v->diag.len, stderr);
-		t->diag_errors += v->diag_error;
+		t->diag_errors += v->diag_fails;
 	}
 	entry_step(t, v);
 	insert(t, v, t->loc.line);

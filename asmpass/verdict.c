@@ -11,7 +11,7 @@ void verdict_reset(struct verdict *v)
 	v->before.len = 0;
 	v->text.len = 0;
 	v->diag.len = 0;
-	v->diag_error = false;
+	v->diag_fails = false;
 	v->entry = ENTRY_NONE;
 }
 

@@ -58,7 +58,7 @@ struct verdict {
 	 * it is an error that fails the unit once all of it is read
 	 * (-Werror=kcfi-cast). */
 	struct buf diag;
-	bool diag_error;
+	bool diag_fails;
 	enum entry_step entry;
 	struct buf preamble;			/* ENTRY_PLACE */
 	/* V_FAIL */

@@ -56,7 +56,8 @@ line ~ /^\.kcfi_/ {
 		if (op == ".kcfi_call" && !(w[2] in types)) err("undefined id " w[2])
 		pending = op
 	} else if (op == ".kcfi_conversion") {
-		if (line !~ /^\.kcfi_conversion [^,]+, "[^"]*", "[^"]*", "[^"]*", [0-9]+, "[^"]*", (cast|init|assign|arg|return|void\*|decl)$/)
+		q = "\"([^\"\\\\]|\\\\.)*\""
+		if (line !~ ("^\\.kcfi_conversion ([^ ,\"]+|" q "), " q ", " q ", " q ", [0-9]+, " q ", (cast|init|assign|arg|return|void\\*|decl)$"))
 			err("malformed .kcfi_conversion")
 	} else if (op != ".kcfi_version" && op != ".kcfi_require_plugin")
 		err("unknown directive " op)
