@@ -8,7 +8,8 @@ set -eu
 # Build: autotools, the grammar generators, PCRE2, the native plugin headers;
 # GCC 11 with its g++ and plugin headers for kcfi-gcc-11 (make check-gcc11);
 # for kcfi-audit elfutils' libelf and libdw, the capstone disassembler and
-# libiberty's demangler (--explain's type names; a static library only).
+# libiberty's demangler (kcfi-audit --explain and --mismatches write types
+# as C; a static library only).
 BUILD="build-essential autoconf automake pkg-config flex bison libpcre2-dev
 gcc-12-plugin-dev binutils gcc-11 g++-11 gcc-11-plugin-dev
 libelf-dev libdw-dev libcapstone-dev libiberty-dev"
