@@ -171,6 +171,10 @@ awk -v secs="$secs" -v work="$work" '
 	{ cells[$2]++; n++ }
 	$7 == "same" { same[$2]++ }
 	$7 == "skip" { skipped[$2]++ }
+	$7 == "skip" && $1 !~ /^csmith-/ {
+		print "FAIL: " $1 " on " $2 " at set " $3 " of " work "/opts." $2 ": plain gcc: " $4 " (the program must build and run; a generator bug)"
+		nd++
+	}
 	$7 == "DIFF" { diff[$2]++; nd++; failed[$1 " " $2]++ }
 	$4 == "ok" && $1 !~ /^csmith-/ {
 		if (!($1 in sum)) sum[$1] = $8
@@ -182,7 +186,7 @@ awk -v secs="$secs" -v work="$work" '
 	END {
 		for (a in cells) {
 			np = 0; for (k in failed) if (k ~ (" " a "$")) np++
-			printf "miscompile %s: %d cells, %d same, %d skipped (plain gcc cannot build or finish), %d DIFFER (%d programs)\n", \
+			printf "miscompile %s: %d cells, %d same, %d skipped (plain gcc cannot build or finish csmith'"'"'s), %d DIFFER (%d programs)\n", \
 				a, cells[a], same[a], skipped[a], diff[a], np
 		}
 		printf "miscompile summary (%d s): %d cells, %d failure(s); results in %s/results\n", secs, n, nd, work
