@@ -166,7 +166,14 @@ rmdir "$work/tmp" 2>/dev/null || true
 
 # Judge: every DIFF, and every generated program whose plain outputs differ
 # among themselves; count per arch.
-for f in "$work"/fail/*; do [ -f "$f" ] && cat "$f"; done
+# The first reports in full, the rest by their first line.
+i=0
+for f in "$work"/fail/*; do
+	[ -f "$f" ] || continue
+	i=$((i + 1))
+	if [ $i -le 12 ]; then cat "$f"; else head -n 1 "$f"; fi
+done
+[ $i -le 12 ] || echo "($((i - 12)) more reports in full in $work/fail/)"
 awk -v secs="$secs" -v work="$work" '
 	{ cells[$2]++; n++ }
 	$7 == "same" { same[$2]++ }
@@ -175,7 +182,8 @@ awk -v secs="$secs" -v work="$work" '
 		print "FAIL: " $1 " on " $2 " at set " $3 " of " work "/opts." $2 ": plain gcc: " $4 " (the program must build and run; a generator bug)"
 		nd++
 	}
-	$7 == "DIFF" { diff[$2]++; nd++; failed[$1 " " $2]++ }
+	$7 == "DIFF" { diff[$2]++; nd++; failed[$1 " " $2]++; atset[$2 " " $3]++ }
+	{ progs[$2 " " $3]++ }
 	$4 == "ok" && $1 !~ /^csmith-/ {
 		if (!($1 in sum)) sum[$1] = $8
 		else if (sum[$1] != $8 && !bad[$1]++) {
@@ -188,6 +196,13 @@ awk -v secs="$secs" -v work="$work" '
 			np = 0; for (k in failed) if (k ~ (" " a "$")) np++
 			printf "miscompile %s: %d cells, %d same, %d skipped (plain gcc cannot build or finish csmith'"'"'s), %d DIFFER (%d programs)\n", \
 				a, cells[a], same[a], skipped[a], diff[a], np
+			for (k in atset) if (k ~ ("^" a " ")) {
+				split(k, f, " ")
+				o = ""; file = work "/opts." a
+				for (l = 1; (getline line < file) > 0; l++) if (l == f[2]) o = line
+				close(file)
+				printf "  %s [%s]: %d of %d programs differ\n", a, o, atset[k], progs[k]
+			}
 		}
 		printf "miscompile summary (%d s): %d cells, %d failure(s); results in %s/results\n", secs, n, nd, work
 		exit nd ? 1 : 0
