@@ -43,7 +43,7 @@ COMBOS="-O1 -funroll-loops;-O1 -fno-schedule-insns2;-O2 -fno-schedule-insns2;-Og
 arches="x86_64 aarch64 riscv64"
 opts="$TORTURE;$COMBOS;-O1 $THUNK;-O1 -funroll-loops $THUNK;-Og -funroll-loops $THUNK;-O2 $THUNK;-O2 -fno-schedule-insns2 -funroll-loops $THUNK"
 cross_opts=
-fixed=yes seeds=20 first=1 ncsmith=2 csfirst=1 jobs=2 work= timeout=${MISCOMPILE_TIMEOUT:-20}
+fixed=yes seeds=20 first=1 ncsmith=2 csfirst=1 jobs=2 work='' timeout=${MISCOMPILE_TIMEOUT:-20}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arches) arches=$2; shift ;;
