@@ -98,6 +98,9 @@ struct counts {
 	unsigned long outside;		/* branches in code no instrumented unit made */
 	unsigned long instrumented;	/* functions kcfi-as instrumented */
 	unsigned long preambles, traps, traps_listed, findings;
+	unsigned long foreign;		/* of the findings, those in code no instrumented
+					 * unit made: not counted in the exit status
+					 * unless --strict (report.c audit_verdict) */
 	unsigned long arity[8];		/* x86_64 preambles by arity (b8+N) */
 };
 
@@ -221,7 +224,16 @@ extern bool audit_quiet;
 extern bool audit_arity;	/* --arity: a line per preamble */
 void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A finding in code no instrumented unit made (outside every range record). */
+void audit_foreign_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* --strict: findings outside instrumented code count in the exit status. */
+extern bool audit_strict;
+/* The exit status of an audited file: 0 or 1. */
+int audit_verdict(const struct audit_file *f);
+/* "N of the findings outside instrumented code: ..." (none if none). */
+void audit_verdict_note(const struct audit_file *f);
 void audit_report_free(struct audit_file *f);
 /* The file's Dwfl_Module when it has DWARF line information, else NULL. */
 void *audit_dwarf_module(struct audit_file *f);

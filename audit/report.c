@@ -198,7 +198,7 @@ static const char *place_name(const struct audit_file *f, struct loc at)
 	return fn == (size_t)-1 ? "?" : f->syms[fn].name;
 }
 
-void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
+static void vfinding(struct audit_file *f, struct loc at, const char *fmt, va_list ap)
 {
 	char src[512];
 	f->n.findings++;
@@ -209,11 +209,57 @@ void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	if (audit_source_line(f, at, src, sizeof(src)))
 		printf(" (%s)", src);
 	printf(": ");
+	vprintf(fmt, ap);
+	putchar('\n');
+}
+
+void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfinding(f, at, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+}
+
+void audit_foreign_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	f->n.foreign++;
+	va_start(ap, fmt);
+	vfinding(f, at, fmt, ap);
+	va_end(ap);
+}
+
+/* The exit status of one file (doc/kcfi-audit.md 1, "Exit status"): 1 if
+ * a finding means a lost or forged check -- a branch unchecked inside a
+ * function kcfi-as instrumented, a malformed record, trap table or
+ * preamble, an id that disagrees with its name or its __kcfi_typeid_ --
+ * or, under --strict, if anything at all was found; else 0.  Findings in
+ * code no instrumented unit made (hand-written assembly, code built
+ * without -fsanitize=kcfi, another compiler's output, a file stripped of
+ * its records) say nothing about what kcfi-as did. */
+bool audit_strict;
+
+int audit_verdict(const struct audit_file *f)
+{
+	if (f->n.findings > f->n.foreign)
+		return 1;
+	return audit_strict && f->n.foreign ? 1 : 0;
+}
+
+/* The line before the summary that says how the foreign findings count. */
+void audit_verdict_note(const struct audit_file *f)
+{
+	if (!f->n.foreign)
+		return;
+	const char *s = f->n.foreign == 1 ? "" : "s";
+	if (audit_strict)
+		printf("%s: %s: %lu finding%s outside instrumented code: counted in the exit "
+		       "status (--strict)\n", f->path, f->arch->name, f->n.foreign, s);
+	else
+		printf("%s: %s: %lu finding%s outside instrumented code (assembly source, or built "
+		       "without -fsanitize=kcfi): reported, not counted in the exit status "
+		       "(--strict counts them)\n", f->path, f->arch->name, f->n.foreign, s);
 }
 
 void audit_report_free(struct audit_file *f)
