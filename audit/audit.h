@@ -96,11 +96,11 @@ const char *audit_reason_name(unsigned r);
 struct counts {
 	unsigned long checked, unchecked, exempt[MAX_REASON], exempt_total;
 	unsigned long outside;		/* branches in code no instrumented unit made */
+	/* Of the findings, outside and nopreamble are not counted in the
+	 * exit status unless --strict (report.c audit_verdict). */
 	unsigned long instrumented;	/* functions kcfi-as instrumented */
 	unsigned long preambles, traps, traps_listed, findings;
-	unsigned long foreign;		/* of the findings, those in code no instrumented
-					 * unit made: not counted in the exit status
-					 * unless --strict (report.c audit_verdict) */
+	unsigned long nopreamble;	/* address-taken functions without a preamble */
 	unsigned long arity[8];		/* x86_64 preambles by arity (b8+N) */
 };
 
@@ -223,9 +223,6 @@ void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len
 extern bool audit_quiet;
 extern bool audit_arity;	/* --arity: a line per preamble */
 void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* A finding in code no instrumented unit made (outside every range record). */
-void audit_foreign_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* --strict: findings outside instrumented code count in the exit status. */

@@ -7,9 +7,9 @@
  * .kcfi_traps entry is at a trap; every address-taken function has a
  * preamble whose id agrees with its __kcfi_typeid_ symbol.  Exit status
  * (report.c audit_verdict): 0 nothing kcfi-as instrumented is unchecked
- * and nothing is malformed, findings outside instrumented code counting
- * only under --strict; 1 otherwise; 2 a file could not be read or bad
- * usage. */
+ * and nothing is malformed, branches outside instrumented code and
+ * functions without a preamble counting only under --strict; 1 otherwise;
+ * 2 a file could not be read or bad usage. */
 #include "config.h"
 
 #include <getopt.h>
@@ -58,16 +58,18 @@ static const char usage[] =
 	"                     target's, as C, their differences, and the conversion\n"
 	"                     that gave the target the call's type; exit status 0\n"
 	"                     all explained, 1 some in part, 2 errors, 3 no report\n"
-	"  --strict           count findings outside instrumented code (assembly\n"
-	"                     source, code built without -fsanitize=kcfi or without\n"
-	"                     records) in the exit status too\n"
+	"  --strict           count in the exit status what it leaves out otherwise:\n"
+	"                     branches outside instrumented code (assembly source,\n"
+	"                     code built without -fsanitize=kcfi or without records)\n"
+	"                     and address-taken functions without a preamble\n"
 	"  -q, --quiet        print the summary lines only\n"
 	"  --help             print this help and exit\n"
 	"  --version          print the version and exit\n"
 	"\n"
 	"Exit status: 0 if no branch in instrumented code is unchecked and nothing is\n"
-	"malformed or disagrees (findings outside instrumented code are reported but\n"
-	"do not count unless --strict), 1 otherwise, 2 on errors.\n";
+	"malformed or disagrees (branches outside instrumented code and functions\n"
+	"without a preamble are reported but count only with --strict), 1 otherwise,\n"
+	"2 on errors.\n";
 
 _Static_assert((int)AUDIT_EXEMPT_PLT == (int)KCFI_EXEMPT_REASONS, "the audit's reasons follow kcfi-as's");
 

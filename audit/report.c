@@ -198,7 +198,7 @@ static const char *place_name(const struct audit_file *f, struct loc at)
 	return fn == (size_t)-1 ? "?" : f->syms[fn].name;
 }
 
-static void vfinding(struct audit_file *f, struct loc at, const char *fmt, va_list ap)
+void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 {
 	char src[512];
 	f->n.findings++;
@@ -209,57 +209,58 @@ static void vfinding(struct audit_file *f, struct loc at, const char *fmt, va_li
 	if (audit_source_line(f, at, src, sizeof(src)))
 		printf(" (%s)", src);
 	printf(": ");
+	va_list ap;
+	va_start(ap, fmt);
 	vprintf(fmt, ap);
+	va_end(ap);
 	putchar('\n');
-}
-
-void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfinding(f, at, fmt, ap);
-	va_end(ap);
-}
-
-void audit_foreign_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
-{
-	va_list ap;
-	f->n.foreign++;
-	va_start(ap, fmt);
-	vfinding(f, at, fmt, ap);
-	va_end(ap);
 }
 
 /* The exit status of one file (doc/kcfi-audit.md 1, "Exit status"): 1 if
  * a finding means a lost or forged check -- a branch unchecked inside a
  * function kcfi-as instrumented, a malformed record, trap table or
- * preamble, an id that disagrees with its name or its __kcfi_typeid_ --
- * or, under --strict, if anything at all was found; else 0.  Findings in
- * code no instrumented unit made (hand-written assembly, code built
- * without -fsanitize=kcfi, another compiler's output, a file stripped of
- * its records) say nothing about what kcfi-as did. */
+ * preamble, a record of unknown reason, an id that disagrees with its
+ * name or its __kcfi_typeid_, a trap missing from .kcfi_traps -- or, under
+ * --strict, if anything at all was found; else 0.  Not counted without
+ * --strict: branches in code no instrumented unit made (hand-written
+ * assembly, code built without -fsanitize=kcfi, another compiler's
+ * output, a file stripped of its records), which say nothing about what
+ * kcfi-as did, and functions whose address is taken without a preamble
+ * (the C library's start files, constructors), which fail closed: a
+ * checked call of one traps. */
 bool audit_strict;
+
+static unsigned long uncounted(const struct audit_file *f)
+{
+	return f->n.outside + f->n.nopreamble;
+}
 
 int audit_verdict(const struct audit_file *f)
 {
-	if (f->n.findings > f->n.foreign)
+	if (f->n.findings > uncounted(f))
 		return 1;
-	return audit_strict && f->n.foreign ? 1 : 0;
+	return audit_strict && uncounted(f) ? 1 : 0;
 }
 
-/* The line before the summary that says how the foreign findings count. */
+/* The line before the summary that says which findings the exit status
+ * leaves out, or, under --strict, counts only because of it. */
 void audit_verdict_note(const struct audit_file *f)
 {
-	if (!f->n.foreign)
+	unsigned long n = uncounted(f);
+	if (!n)
 		return;
-	const char *s = f->n.foreign == 1 ? "" : "s";
-	if (audit_strict)
-		printf("%s: %s: %lu finding%s outside instrumented code: counted in the exit "
-		       "status (--strict)\n", f->path, f->arch->name, f->n.foreign, s);
-	else
-		printf("%s: %s: %lu finding%s outside instrumented code (assembly source, or built "
-		       "without -fsanitize=kcfi): reported, not counted in the exit status "
-		       "(--strict counts them)\n", f->path, f->arch->name, f->n.foreign, s);
+	printf("%s: %s: %lu finding%s %s:", f->path, f->arch->name, n, n == 1 ? "" : "s",
+	       audit_strict ? "counted in the exit status because of --strict"
+			    : "not counted in the exit status (--strict counts them)");
+	if (f->n.outside)
+		printf(" %lu indirect branch%s outside instrumented code (assembly source, or built "
+		       "without -fsanitize=kcfi)%s", f->n.outside, f->n.outside == 1 ? "" : "es",
+		       f->n.nopreamble ? "," : "");
+	if (f->n.nopreamble)
+		printf(" %lu function%s whose address is taken without a preamble (a checked call "
+		       "of %s traps)", f->n.nopreamble, f->n.nopreamble == 1 ? "" : "s",
+		       f->n.nopreamble == 1 ? "it" : "one");
+	putchar('\n');
 }
 
 void audit_report_free(struct audit_file *f)

@@ -81,7 +81,7 @@ void audit_branch(struct audit_file *f, size_t shndx, uint64_t off, unsigned len
 		/* No instrumented unit made this code: kcfi-as never saw it,
 		 * so nothing could be checked or recorded. */
 		f->n.outside++;
-		audit_foreign_finding(f, at, "indirect %s '%s' outside the code kcfi-as instrumented "
+		audit_finding(f, at, "indirect %s '%s' outside the code kcfi-as instrumented "
 			      "(assembly source, or built without -fsanitize=kcfi)",
 			      call ? "call" : "jump", spelling);
 		return;
@@ -212,14 +212,10 @@ void verify_preambles(struct audit_file *f)
 			if (taken[k].shndx) {
 				char t[128];
 				fmt_loc(f, taken[k], t, sizeof(t));
-				/* A function kcfi-as instrumented lost its
-				 * preamble; one it never saw (assembly, a
-				 * unit without -fsanitize=kcfi) never had one. */
-				if (tables_instrumented(f, at))
-					audit_finding(f, at, "address taken (%s) but no KCFI preamble", t);
-				else
-					audit_foreign_finding(f, at, "address taken (%s) but no KCFI "
-							      "preamble", t);
+				/* Fails closed (a checked call of it traps):
+				 * not counted in the exit status. */
+				f->n.nopreamble++;
+				audit_finding(f, at, "address taken (%s) but no KCFI preamble", t);
 			}
 			continue;
 		}
