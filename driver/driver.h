@@ -2,7 +2,8 @@
 /* kcfi-gcc's parts (the way GCC's driver keeps its option tables apart from
  * gcc.cc's control flow):
  *   kcfi-gcc.c   main: the control flow, the command line, running GCC
- *   options.c    the command line read into struct driver
+ *   options.c    the command line read into struct driver, from the table
+ *                of driver/kcfi-gcc.opt
  *   targets.c    what each target refuses and needs (struct target_policy)
  *   locate.c     the compiler wrapped, the plugin and kcfi-as for it
  *   as-cache.c   which `as` the compiler would run, remembered

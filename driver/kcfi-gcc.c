@@ -21,6 +21,7 @@
 
 #include "driver/driver.h"
 #include "driver/finish-asm.h"
+#include "driver/kcfi-gcc-opts.h"
 #include "driver/tool-witness.h"
 
 /* kcfi-as's option for -Wkcfi-cast, or NULL. */
@@ -132,35 +133,11 @@ static int print_help(const struct driver *d, const struct args *out)
 	printf("Usage: kcfi-gcc [options] file...\n"
 	       "Runs %s; with -fsanitize=kcfi, adds Linux KCFI (as Clang's -fsanitize=kcfi)\n"
 	       "through the kcfi plugin and kcfi-as.  See kcfi-gcc(1).\n\n"
-	       "kcfi options:\n"
-	       "  -fsanitize=kcfi          instrument: type ids on functions, checks on\n"
-	       "                           indirect calls (-fno-sanitize=kcfi: off again)\n"
-	       "  -fsanitize-kcfi-hash=FNV-1a|xxHash64\n"
-	       "                           type-id hash (default FNV-1a; xxHash64 = Clang <= 21,\n"
-	       "                           rustc)\n"
-	       "  -fsanitize-cfi-icall-experimental-normalize-integers\n"
-	       "                           Clang's integer normalization (Rust-enabled kernels)\n"
-	       "  -fsanitize-kcfi-arity    x86_64: the preamble's register tells how many\n"
-	       "                           argument registers the function has (Linux\n"
-	       "                           FineIBT-BHI, cfi=fineibt,bhi)\n"
-	       "  -fsanitize-cfi-icall-generalize-pointers\n"
-	       "                           Clang 22's generalized ids: pointers in function\n"
-	       "                           types count as void pointers\n"
-	       "  -fsanitize-kcfi-extern-stubs\n"
-	       "                           address-taken functions the unit only declares\n"
-	       "                           (libc's) are reached through typed stubs\n"
-	       "                           (doc/extern-stubs.md; -fno-...: off again)\n"
-	       "  -fsanitize-kcfi-annotated-asm\n"
-	       "                           -S writes the plugin's annotated assembly (what\n"
-	       "                           kcfi-as reads) instead of the finished assembly\n"
-	       "  -mindirect-branch-cs-prefix\n"
-	       "                           also cs-prefixes the retpoline calls of the checks\n"
-	       "  -Wkcfi-cast              warn where a function's address becomes a pointer\n"
-	       "                           with another type id (-Wno-kcfi-cast: off again;\n"
-	       "                           -Werror=kcfi-cast: an error)\n"
-	       "Environment: KCFI_CC (the compiler), KCFI_PLUGIN (the plugin),\n"
+	       "kcfi options:\n", d->cc);
+	fputs(kcfi_gcc_opts_help, stdout);
+	printf("Environment: KCFI_CC (the compiler), KCFI_PLUGIN (the plugin),\n"
 	       "KCFI_REAL_AS (the assembler behind kcfi-as).\n\n"
-	       "The options of %s follow.\n\n", d->cc, d->cc);
+	       "The options of %s follow.\n\n", d->cc);
 	return run_and_wait(out);
 }
 

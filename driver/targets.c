@@ -2,7 +2,7 @@
 /* kcfi-gcc: what differs between targets -- the code generation options
  * kcfi-as cannot instrument, the retpoline call register, arity and typed
  * stubs -- in one table rather than in tests of the triple wherever an
- * option is handled. */
+ * option is handled.  The refusals' reasons are driver/kcfi-gcc.opt's. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "driver/driver.h"
+#include "driver/kcfi-gcc-opts.h"
 
 static bool x86_triple(const char *t)
 {
@@ -41,26 +42,24 @@ static int x86_refuse(const struct driver *d)
 	char both[64];
 	if (o->masm && strcmp(o->masm, "att") != 0) {
 		what = o->masm - 6;
-		why = "kcfi-as reads AT&T syntax";
+		why = KCFI_GCC_REASON_MASM;
 	} else if (o->mode && !strcmp(o->mode, "-mx32")) {
 		what = o->mode;
-		why = "kcfi-as has no backend for x32, 64-bit code with 32-bit pointers; "
-		      "-m32 and -m64 have one";
+		why = KCFI_GCC_REASON_MX32;
 	} else if (o->mode && !strcmp(o->mode, "-m16")) {
 		what = o->mode;
-		why = "kcfi-as has no backend for 16-bit code";
+		why = KCFI_GCC_REASON_M16;
 	} else if (o->profile && o->cmodel && !strcmp(o->cmodel, "large")) {
 		snprintf(both, sizeof(both), "%s with -mcmodel=large", o->profile);
 		what = both;
-		why = "GCC calls the profiler through a register, unannotated";
+		why = KCFI_GCC_REASON_PG;
 	} else if (o->indirect_branch && !strcmp(o->indirect_branch, "thunk-inline") &&
 		   x86_32(d)) {
 		what = o->indirect_branch - 18;
-		why = "with -m32: kcfi-as reads GCC's inline retpoline in 64-bit code only; "
-		      "-mindirect-branch=thunk and thunk-extern work";
+		why = KCFI_GCC_REASON_MINDIRECT_BRANCH;
 	} else if (o->instrument_return && strcmp(o->instrument_return, "none") != 0) {
 		what = o->instrument_return - 20;
-		why = "GCC puts it between a check and the tail call the check guards";
+		why = KCFI_GCC_REASON_MINSTRUMENT_RETURN;
 	}
 	if (!what)
 		return 0;
