@@ -22,6 +22,7 @@
 #include "asmpass/sink.h"
 #include "asmpass/tu.h"
 #include "common/kcfi-targets.h"
+#include "asmpass/kcfi-as-opts.h"
 
 struct invocation {
 	struct kcfi_options opts;
@@ -46,26 +47,8 @@ static void usage(FILE *f)
 	      "A drop-in GNU as that adds Linux KCFI (-fsanitize=kcfi) to the annotated\n"
 	      "assembly written by GCC with the kcfi plugin (see kcfi-gcc).  Every option\n"
 	      "it does not know goes to the real assembler unchanged.\n\n"
-	      "kcfi options:\n"
-	      "  --kcfi-real-as=PATH        the real assembler (default: $KCFI_REAL_AS, then\n"
-	      "                             `as` in $PATH other than kcfi-as itself)\n"
-	      "  --kcfi-save=FILE           also write the rewritten assembly to FILE (- = stdout)\n"
-	      "  --kcfi-input-name=NAME     call the one input NAME in messages (kcfi-gcc -S:\n"
-	      "                             the file -o names, not the temporary one read)\n"
-	      "  --kcfi-no-assemble         only rewrite; do not run the real assembler\n"
-	      "  --kcfi-no-line-markers     no \"# N file\" lines naming the input's lines\n"
-	      "                             (kcfi-gcc -S: the rewritten file is the result)\n"
-	      "  --kcfi-stats               print per-TU counts to stderr\n"
-	      "  --kcfi-hash=fnv1a|xxhash64 type-id hash (default fnv1a; xxhash64 = Clang <= 21, rustc)\n"
-	      "  --kcfi-normalize-integers  Clang's integer normalization (Rust-enabled kernels)\n"
-	      "  --kcfi-generalize-pointers Clang 22's pointer generalization: pointers in\n"
-	      "                             function types hash as void pointers\n"
-	      "  --kcfi-cs-prefix           x86: cs-prefix retpoline thunk calls\n"
-	      "                             (kcfi-gcc adds it for -mindirect-branch-cs-prefix)\n"
-	      "  --kcfi-warn-cast           warn where a function's address becomes a pointer\n"
-	      "                             with another type id (kcfi-gcc: -Wkcfi-cast)\n"
-	      "  --kcfi-warn-cast=error     the same as errors: no object (-Werror=kcfi-cast)\n"
-	      "  --version, --help\n", f);
+	      "kcfi options:\n", f);
+	fputs(kcfi_as_opts_help, f);
 }
 
 static char **argv_grow(char **v, int n)
@@ -103,34 +86,22 @@ static bool takes_separate_value(const char *a)
 	return false;
 }
 
-static int kcfi_option(struct invocation *inv, const char *a)
+/* One of our --kcfi- options (O, with its joined value V). */
+static int kcfi_option(struct invocation *inv, const struct kcfi_opt *o, const char *v)
 {
-	const char *v;
-	if ((v = strchr(a, '=')) != NULL)
-		v++;
-	if (!strncmp(a, "--kcfi-real-as=", 15))
-		inv->real_as = v;
-	else if (!strncmp(a, "--kcfi-save=", 12))
-		inv->save = v;
-	else if (!strncmp(a, "--kcfi-input-name=", 18))
-		inv->input_name = v;
-	else if (!strcmp(a, "--kcfi-stats"))
-		inv->stats = true;
-	else if (!strcmp(a, "--kcfi-no-assemble"))
-		inv->no_assemble = true;
-	else if (!strcmp(a, "--kcfi-no-line-markers"))
-		inv->opts.no_line_markers = true;
-	else if (!strcmp(a, "--kcfi-normalize-integers"))
-		inv->opts.normalize_integers = true;
-	else if (!strcmp(a, "--kcfi-generalize-pointers"))
-		inv->opts.generalize_pointers = true;
-	else if (!strcmp(a, "--kcfi-cs-prefix"))
-		inv->opts.cs_prefix = true;
-	else if (!strcmp(a, "--kcfi-warn-cast"))
-		inv->opts.warn_cast = 1;
-	else if (!strcmp(a, "--kcfi-warn-cast=error"))
-		inv->opts.warn_cast = 2;
-	else if (!strncmp(a, "--kcfi-hash=", 12)) {
+	switch (o->id) {
+	case KCFI_AS_OPT_KCFI_REAL_AS: inv->real_as = v; break;
+	case KCFI_AS_OPT_KCFI_SAVE: inv->save = v; break;
+	case KCFI_AS_OPT_KCFI_INPUT_NAME: inv->input_name = v; break;
+	case KCFI_AS_OPT_KCFI_STATS: inv->stats = true; break;
+	case KCFI_AS_OPT_KCFI_NO_ASSEMBLE: inv->no_assemble = true; break;
+	case KCFI_AS_OPT_KCFI_NO_LINE_MARKERS: inv->opts.no_line_markers = true; break;
+	case KCFI_AS_OPT_KCFI_NORMALIZE_INTEGERS: inv->opts.normalize_integers = true; break;
+	case KCFI_AS_OPT_KCFI_GENERALIZE_POINTERS: inv->opts.generalize_pointers = true; break;
+	case KCFI_AS_OPT_KCFI_CS_PREFIX: inv->opts.cs_prefix = true; break;
+	case KCFI_AS_OPT_KCFI_WARN_CAST: inv->opts.warn_cast = 1; break;
+	case KCFI_AS_OPT_KCFI_WARN_CAST_ERROR: inv->opts.warn_cast = 2; break;
+	case KCFI_AS_OPT_KCFI_HASH:
 		if (!strcmp(v, "fnv1a") || !strcmp(v, "FNV-1a"))
 			inv->opts.hash = KCFI_HASH_FNV1A;
 		else if (!strcmp(v, "xxhash64") || !strcmp(v, "xxHash64"))
@@ -139,9 +110,9 @@ static int kcfi_option(struct invocation *inv, const char *a)
 			fprintf(stderr, "kcfi-as: unknown hash '%s' (fnv1a or xxhash64)\n", v);
 			return -1;
 		}
-	} else {
-		fprintf(stderr, "kcfi-as: unknown option '%s' (see --help)\n", a);
-		return -1;
+		break;
+	default:
+		abort();	/* asmpass/kcfi-as.opt has an option this file forgot */
 	}
 	return 0;
 }
@@ -235,21 +206,35 @@ static int parse_args(struct invocation *inv, int argc, char **argv)
 			gas_arg(inv, a, false);
 			continue;
 		}
+		const char *v;
+		const struct kcfi_opt *o = kcfi_opt_find(kcfi_as_opts, a, &v);
 		if (!strncmp(a, "--kcfi-", 7)) {
-			if (kcfi_option(inv, a))
+			if (!o || o->action != KCFI_OPT_ACCEPTED) {
+				fprintf(stderr, "kcfi-as: unknown option '%s' (see --help)\n", a);
+				return -1;
+			}
+			if (kcfi_option(inv, o, v))
 				return -1;
 			continue;
 		}
-		if (!strcmp(a, "--version")) {
+		switch (o ? o->id : 0) {
+		case KCFI_AS_OPT_VERSION:
 			inv->version = true;
-		} else if (!strcmp(a, "--help")) {
+			break;
+		case KCFI_AS_OPT_HELP:
 			inv->help = true;
-		} else if (!strncmp(a, "-o", 2)) {
-			inv->output = a[2] ? a + 2 : (i + 1 < argc ? argv[i + 1] : NULL);
-		} else if (!strncmp(a, "-march=", 7)) {
-			inv->opts.march = a + 7;	/* the last one counts, as in gas */
-		} else if (!strcmp(a, "--32") || !strcmp(a, "--64") || !strcmp(a, "--x32")) {
+			break;
+		case KCFI_AS_OPT_O:
+			inv->output = v ? v : (i + 1 < argc ? argv[i + 1] : NULL);
+			break;
+		case KCFI_AS_OPT_MARCH:
+			inv->opts.march = v;	/* the last one counts, as in gas */
+			break;
+		case KCFI_AS_OPT_32:
+		case KCFI_AS_OPT_64:
+		case KCFI_AS_OPT_X32:
 			inv->opts.x86_mode = a;		/* x86 only; the last one counts */
+			break;
 		}
 		gas_arg(inv, a, false);
 		if (takes_separate_value(a) && i + 1 < argc)
@@ -347,16 +332,18 @@ static unsigned long long input_bytes(const struct invocation *inv)
  * (libiberty's unlink_if_ordinary): a regular file or a symlink, never the
  * file it points to.  `-o /dev/null` (configure-style probes) must survive a
  * refusal, and so must a FIFO or any other special file.  GNU as opens its
- * output before it reads a line, so a reader waiting on a FIFO gets end of
- * file from it; the real assembler may not have run here, so the FIFO is
- * opened and closed if a reader is there (never waiting for one). */
+ * output before it reads a line, so a reader of a FIFO gets end of file
+ * from it, and waits for that reader as GNU as would have: the real
+ * assembler may not have run here, so the FIFO is opened and closed.  (Not
+ * O_NONBLOCK: a reader that opens the FIFO a moment later would find no
+ * writer ever came and wait for good.) */
 static void remove_output(const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
 		unlink(path);
 	} else if (S_ISFIFO(st.st_mode)) {
-		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd >= 0)
 			close(fd);
 	}

@@ -12,7 +12,9 @@
  * 2 a file could not be read or bad usage. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,52 +26,42 @@
 #include "audit/tables.h"
 #include "audit/targets.h"
 #include "audit/verify.h"
+#include "audit/kcfi-audit-opts.h"
 
-static const char usage[] =
+static const char usage_head[] =
 	"Usage: kcfi-audit [OPTION]... FILE...\n"
 	"  or:  kcfi-audit --explain LOG FILE...\n"
 	"Verify the KCFI protection of ELF files (.o, .ko, vmlinux, executables,\n"
 	"shared libraries) for x86_64, i386, aarch64, riscv64 and arm.\n"
-	"\n"
-	"  --targets          also print, per checked call site, how many functions\n"
-	"                     carry the type id it expects (a distribution), and the\n"
-	"                     most permissive ids with their types' mangled names\n"
-	"                     (kcfi-as's records, else the DWARF's function types)\n"
-	"  --csv=FILE         with --targets: one line per call site to FILE\n"
-	"  --json=FILE        with --targets: the call sites and distribution to FILE\n"
-	"  --plot=FILE        with --targets: a histogram drawn by gnuplot (.svg or .png)\n"
-	"  --names-from=FILE  with --targets: name ids the file itself cannot name from\n"
-	"                     FILE's kcfi-as type name records (a kcfi-gcc build of\n"
-	"                     the same code lending names to a Clang build)\n"
-	"  --top=N            with --targets: list the N most permissive ids (default 10)\n"
-	"  --mismatches       instead of auditing, list the places where the files'\n"
-	"                     code converts a function's address to a pointer with\n"
-	"                     another type id (kcfi-as's records; calls through it\n"
-	"                     trap) and the functions one unit declares with another\n"
-	"                     type than another defines them, deduplicated and\n"
-	"                     ranked, then a summary line (exit status 1 if any)\n"
-	"  --arity            print the arity of every x86_64 preamble\n"
-	"                     (-fsanitize-kcfi-arity; the distribution is in the\n"
-	"                     summary whenever a preamble has one)\n"
-	"  --explain=LOG      explain each CFI failure report of the kernel log LOG\n"
-	"                     ('-': standard input) from the FILEs that ran (vmlinux,\n"
-	"                     modules or their directory, programs): the caller and\n"
-	"                     its source line, the type its check expects and the\n"
-	"                     target's, as C, their differences, and the conversion\n"
-	"                     that gave the target the call's type; exit status 0\n"
-	"                     all explained, 1 some in part, 2 errors, 3 no report\n"
-	"  --strict           count in the exit status what it leaves out otherwise:\n"
-	"                     branches outside instrumented code (assembly source,\n"
-	"                     code built without -fsanitize=kcfi or without records)\n"
-	"                     and address-taken functions without a preamble\n"
-	"  -q, --quiet        print the summary lines only\n"
-	"  --help             print this help and exit\n"
-	"  --version          print the version and exit\n"
+	"\n";
+static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 if no branch in instrumented code is unchecked and nothing is\n"
 	"malformed or disagrees (branches outside instrumented code and functions\n"
 	"without a preamble are reported but count only with --strict), 1 otherwise,\n"
 	"2 on errors.\n";
+
+static void usage(FILE *f)
+{
+	fputs(usage_head, f);
+	fputs(kcfi_audit_opts_help, f);
+	fputs(usage_tail, f);
+}
+
+/* A count: digits only, no sign, no overflow (strtoul reads "abc" as 0,
+ * "-1" as ULONG_MAX, and "5x" as 5). */
+static bool parse_count(const char *opt, const char *s, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno) {
+		fprintf(stderr, "kcfi-audit: --%s: '%s' is not a number\n", opt, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
 
 _Static_assert((int)AUDIT_EXEMPT_PLT == (int)KCFI_EXEMPT_REASONS, "the audit's reasons follow kcfi-as's");
 
@@ -153,48 +145,37 @@ out:
 
 int main(int argc, char **argv)
 {
-	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION,
-	       O_ARITY, O_EXPLAIN, O_MISMATCHES, O_STRICT };
-	static const struct option longs[] = {
-		{ "targets", no_argument, NULL, O_TARGETS },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "plot", required_argument, NULL, O_PLOT },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "names-from", required_argument, NULL, O_NAMES_FROM },
-		{ "arity", no_argument, NULL, O_ARITY },
-		{ "explain", required_argument, NULL, O_EXPLAIN },
-		{ "mismatches", no_argument, NULL, O_MISMATCHES },
-		{ "strict", no_argument, NULL, O_STRICT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct targets_opts to = { .top = 10 };
 	bool targets = false, mismatches = false;
 	const char *explain = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, KCFI_AUDIT_SHORTOPTS, kcfi_audit_longopts, NULL)) != -1) {
 		switch (c) {
-		case O_TARGETS: targets = true; break;
-		case O_CSV: to.csv = optarg; break;
-		case O_JSON: to.json = optarg; break;
-		case O_PLOT: to.plot = optarg; break;
-		case O_TOP: to.top = strtoul(optarg, NULL, 10); break;
-		case O_NAMES_FROM: to.names_from = optarg; break;
-		case 'q': audit_quiet = true; break;
-		case O_ARITY: audit_arity = true; break;
-		case O_EXPLAIN: explain = optarg; break;
-		case O_MISMATCHES: mismatches = true; break;
-		case O_STRICT: audit_strict = true; break;
-		case O_HELP: fputs(usage, stdout); return 0;
-		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
-		default: fputs(usage, stderr); return 2;
+		case KCFI_AUDIT_OPT_TARGETS: targets = true; break;
+		case KCFI_AUDIT_OPT_CSV: to.csv = optarg; break;
+		case KCFI_AUDIT_OPT_JSON: to.json = optarg; break;
+		case KCFI_AUDIT_OPT_PLOT: to.plot = optarg; break;
+		case KCFI_AUDIT_OPT_TOP:
+		{
+			unsigned long top;
+			if (!parse_count("top", optarg, &top))
+				return 2;
+			to.top = top;
+			break;
+		}
+		case KCFI_AUDIT_OPT_NAMES_FROM: to.names_from = optarg; break;
+		case KCFI_AUDIT_OPT_QUIET: audit_quiet = true; break;
+		case KCFI_AUDIT_OPT_ARITY: audit_arity = true; break;
+		case KCFI_AUDIT_OPT_EXPLAIN: explain = optarg; break;
+		case KCFI_AUDIT_OPT_MISMATCHES: mismatches = true; break;
+		case KCFI_AUDIT_OPT_STRICT: audit_strict = true; break;
+		case KCFI_AUDIT_OPT_HELP: usage(stdout); return 0;
+		case KCFI_AUDIT_OPT_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		default: usage(stderr); return 2;
 		}
 	}
 	if (optind == argc) {
-		fputs(usage, stderr);
+		usage(stderr);
 		return 2;
 	}
 	if (explain && (targets || audit_arity || mismatches)) {

@@ -3,7 +3,9 @@
 # kcfi-as (asmpass/bin/as) into a GCC command line.
 bin_PROGRAMS += kcfi-gcc
 kcfi_gcc_LDFLAGS = $(TOOL_LDFLAGS)
-kcfi_gcc_SOURCES = driver/kcfi-gcc.c driver/tool-witness.c driver/tool-witness.h \
+kcfi_gcc_SOURCES = driver/kcfi-gcc.c driver/driver.h driver/options.c \
+	driver/targets.c driver/locate.c driver/as-cache.c driver/util.c \
+	driver/tool-witness.c driver/tool-witness.h \
 	driver/finish-asm.c driver/finish-asm.h
 kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKCFI_NATIVE_TRIPLE='"$(NATIVE_TRIPLE)"' \

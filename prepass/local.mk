@@ -24,8 +24,11 @@ KCFI_PLUGIN_SRCS = prepass/plugin.cc prepass/attrs.cc prepass/typename.cc \
 	prepass/extern-stubs.cc prepass/call-reg.cc prepass/arity.cc \
 	prepass/early-target.cc prepass/conversions.cc
 KCFI_PLUGIN_HDRS = prepass/kcfi-plugin.h prepass/tables.h prepass/gcc-compat.h \
-	common/kcfi-targets.h
+	common/kcfi-targets.h common/opts.h
 EXTRA_DIST += $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)
+# Its arguments' table (prepass/plugin.opt, Makefile.am's KCFI_OPT_TABLES).
+KCFI_PLUGIN_GENERATED = prepass/plugin-opts.h
+KCFI_PLUGIN_INCLUDES = -idirafter $(top_srcdir) -idirafter $(top_builddir)
 
 KCFI_PLUGIN_TRIPLES = $(NATIVE_TRIPLE) $(CROSS_TRIPLES)
 KCFI_PLUGINS = $(KCFI_PLUGIN_TRIPLES:%=prepass/plugins/%/kcfi.so)
@@ -38,16 +41,16 @@ CLEANFILES += $(KCFI_PLUGINS) $(KCFI_VERSION_PLUGINS)
 # The plugin directory of triple $(1), as configure found it.
 kcfi_plugin_dir = $(if $(filter $(1),$(NATIVE_TRIPLE)),$(GCC_PLUGIN_DIR),$(patsubst $(1)=%,%,$(filter $(1)=%,$(CROSS_PLUGIN_DIRS))))
 
-prepass/plugins/%/kcfi.so: $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)
+prepass/plugins/%/kcfi.so: $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS) $(KCFI_PLUGIN_GENERATED)
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
-	$(PLUGIN_CXX) $(KCFI_PLUGIN_CXXFLAGS) \
+	$(PLUGIN_CXX) $(KCFI_PLUGIN_CXXFLAGS) $(KCFI_PLUGIN_INCLUDES) \
 	  -I$(call kcfi_plugin_dir,$*)/include -DKCFI_TARGET_TRIPLE='"$*"' \
 	  -o $@ $(filter %.cc,$^)
 
 # A shorter stem than the rule above: GNU make prefers this one for gcc-N/.
-prepass/plugins/$(NATIVE_TRIPLE)/gcc-%/kcfi.so: $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)
+prepass/plugins/$(NATIVE_TRIPLE)/gcc-%/kcfi.so: $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS) $(KCFI_PLUGIN_GENERATED)
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
-	g++-$* $(KCFI_PLUGIN_CXXFLAGS) \
+	g++-$* $(KCFI_PLUGIN_CXXFLAGS) $(KCFI_PLUGIN_INCLUDES) \
 	  -I$(patsubst $*=%,%,$(filter $*=%,$(GCC_VERSION_PLUGIN_DIRS)))/include \
 	  -DKCFI_TARGET_TRIPLE='"$(NATIVE_TRIPLE)"' \
 	  -o $@ $(filter %.cc,$^)

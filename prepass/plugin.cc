@@ -45,6 +45,7 @@
 #include "kcfi-plugin.h"
 #include "plugin-version.h"
 #include "langhooks.h"
+#include "prepass/plugin-opts.h"
 
 int plugin_is_GPL_compatible;
 
@@ -491,8 +492,17 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
   const char *name = args->base_name;
   /* follow-lto: cc1 on such a line compiles without KCFI, whatever this
      compiler is; lto1 waits for the marks (follow_marks).  */
+  int ids[args->argc + 1];
   for (int i = 0; i < args->argc; i++)
-    follow_lto |= !strcmp (args->argv[i].key, "follow-lto");
+    {
+      /* The table (prepass/plugin.opt) spells each as KEY or KEY=VALUE.  */
+      const plugin_argument &a = args->argv[i];
+      char *arg = a.value ? concat (a.key, "=", a.value, NULL) : xstrdup (a.key);
+      const kcfi_opt *o = kcfi_opt_find (kcfi_plugin_opts, arg, NULL);
+      free (arg);
+      ids[i] = o ? o->id : 0;
+      follow_lto |= ids[i] == KCFI_PLUGIN_OPT_FOLLOW_LTO;
+    }
   if (follow_lto && strcmp (lang_hooks.name, "GNU GIMPLE"))
     return 0;
   if (!plugin_default_version_check (version, &gcc_version))
@@ -505,65 +515,54 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
     {
       const plugin_argument &a = args->argv[i];
       char *end = NULL;
-      if (!strcmp (a.key, "stats") && !a.value)
+      bool bad = false;
+      switch (ids[i])
 	{
+	case KCFI_PLUGIN_OPT_STATS:
 	  stats = true;
-	  continue;
-	}
-      if (!strcmp (a.key, "extern-stubs") && !a.value)
-	{
+	  break;
+	case KCFI_PLUGIN_OPT_EXTERN_STUBS:
 	  kcfi_extern_stubs = true;
-	  continue;
-	}
-      if (!strcmp (a.key, "follow-lto") && !a.value)
-	continue;
-      /* Only to compare code with and without the mover (tests,
-	 bisecting a suspected miscompile): -fdisable-rtl- does not reach
-	 passes a plugin adds, the option is read before they exist.  */
-      if (!strcmp (a.key, "no-early-target") && !a.value)
-	{
+	  break;
+	case KCFI_PLUGIN_OPT_FOLLOW_LTO:
+	  break;
+	/* Only to compare code with and without the mover (tests,
+	   bisecting a suspected miscompile): -fdisable-rtl- does not reach
+	   passes a plugin adds, the option is read before they exist.  */
+	case KCFI_PLUGIN_OPT_NO_EARLY_TARGET:
 	  early_target = false;
-	  continue;
-	}
-      /* Only to compare code with and without the records.  */
-      if (!strcmp (a.key, "no-conversions") && !a.value)
-	{
+	  break;
+	/* Only to compare code with and without the records.  */
+	case KCFI_PLUGIN_OPT_NO_CONVERSIONS:
 	  kcfi_conversions = false;
-	  continue;
-	}
-      if (!strcmp (a.key, "arity") && !a.value)
-	{
+	  break;
+	case KCFI_PLUGIN_OPT_ARITY:
 	  kcfi_arity = true;
-	  continue;
-	}
-      if (!strcmp (a.key, "generalize-pointers") && !a.value)
-	{
+	  break;
+	case KCFI_PLUGIN_OPT_GENERALIZE_POINTERS:
 	  kcfi_generalize_pointers = true;
-	  continue;
-	}
-      if (!strcmp (a.key, "call-reg") && a.value)
-	{
+	  break;
+	case KCFI_PLUGIN_OPT_CALL_REG:
 	  if ((kcfi_call_regno = kcfi_parse_call_reg (a.value)) < 0)
 	    return 1;
-	  continue;
-	}
-      if (!strcmp (a.key, "transparent-union") && a.value
-	  && (!strcmp (a.value, "member") || !strcmp (a.value, "union")))
-	{
+	  break;
+	case KCFI_PLUGIN_OPT_TRANSPARENT_UNION:
+	  bad = strcmp (a.value, "member") && strcmp (a.value, "union");
 	  kcfi_transparent_union_member = !strcmp (a.value, "member");
-	  continue;
+	  break;
+	case KCFI_PLUGIN_OPT_RESERVE:
+	  kcfi_reserve = strtol (a.value, &end, 10);
+	  bad = !*a.value || *end || kcfi_reserve < 1 || kcfi_reserve > 64;
+	  break;
+	default:
+	  bad = true;
 	}
-      if (!strcmp (a.key, "reserve") && a.value)
-	kcfi_reserve = strtol (a.value, &end, 10);
-      if (!end || *end || kcfi_reserve < 1 || kcfi_reserve > 64)
+      if (bad)
 	{
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
-		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
-		 "%<call-reg=REG%>, %<extern-stubs%>, %<follow-lto%>, "
-		 "%<generalize-pointers%>, %<arity%>, %<no-early-target%>, "
-		 "%<no-conversions%> and %<stats%> are known",
-		 name, a.key,
-		 a.value ? "=" : "", a.value ? a.value : "");
+		 "the known ones are %s (%<reserve%> from 1 to 64)",
+		 name, a.key, a.value ? "=" : "", a.value ? a.value : "",
+		 KCFI_PLUGIN_OPTS_KNOWN);
 	  return 1;
 	}
     }

@@ -25,7 +25,8 @@ libelf-dev libdw-dev libcapstone-dev libiberty-dev"
 # must not upset (tests/e2e/debug-tools.sh): dwz, gdb, elfutils' eu-readelf.
 # csmith and its headers: random C programs, their calls turned into calls
 # through function pointers, for the differential campaigns against
-# miscompiles (tests/miscompile/mover.sh, make miscompile-check).
+# miscompiles (tests/miscompile/mover.sh, make miscompile-check); procps's
+# pgrep (tests/e2e/output-paths.sh waits for its FIFO reader).
 # i386 (tests/e2e/i386.sh): the i686 cross compiler, its plugin headers and
 # libc, which link the 32-bit programs; Debian's gcc-multilib and
 # libc6-dev-i386 would do as well but conflict with the other cross compilers.
@@ -35,7 +36,7 @@ gcc-12-plugin-dev-riscv64-linux-gnu gcc-12-plugin-dev-arm-linux-gnueabihf
 libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-armhf-cross
 gcc-i686-linux-gnu gcc-12-plugin-dev-i686-linux-gnu libc6-dev-i386-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache
-gnuplot-nox distcc debhelper lintian dwz gdb elfutils csmith libcsmith-dev"
+gnuplot-nox distcc debhelper lintian dwz gdb elfutils procps csmith libcsmith-dev"
 # Boot matrix: Debian's Linux 6.12 and Debian 12's own 6.1 (BOOT_KERNEL=6.1),
 # the kernel build's tools, QEMU for the boot matrix's architectures.
 # BOOT_CONFIG=debian-cloud: Debian's configuration (linux-config-6.12), pahole

@@ -19,6 +19,7 @@ ASMPASS_TESTS = \
 	tests/asmpass/arity.sh \
 	tests/asmpass/regs.sh \
 	tests/doc/manpages.sh \
+	tests/doc/options-table.sh \
 	tests/doc/readme.sh \
 	tests/doc/dist-names.sh \
 	tests/doc/spdx.sh \

@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "typeids/typeid.h"
+#include "tools/kcfi-typeid-opts.h"
 
-static const char manual[] =
+static const char manual_head[] =
 	"NAME\n"
 	"    kcfi-typeid - print the KCFI type id of C types\n"
 	"\n"
@@ -50,28 +51,9 @@ static const char manual[] =
 	"    \"__seg_gs int *\", \"__seg_fs int *\" (Clang's address spaces 256, 257;\n"
 	"    others as \"__attribute__((address_space(N))) int *\").\n"
 	"\n"
-	"OPTIONS\n"
-	"    --target=TRIPLE\n"
-	"        Data model of the target (width of long, signedness of char), which\n"
-	"        --normalize-integers depends on: x86_64-linux-gnu (default),\n"
-	"        i686-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu,\n"
-	"        arm-linux-gnueabihf.\n"
-	"    --hash=fnv1a|xxhash64\n"
-	"        FNV-1a (default; Clang -fsanitize-kcfi-hash=FNV-1a, the GCC series)\n"
-	"        or the low 32 bits of XXH64 (Clang up to 21, rustc).  The Clang\n"
-	"        spellings FNV-1a and xxHash64 are accepted too.\n"
-	"    --normalize-integers\n"
-	"        Clang's -fsanitize-cfi-icall-experimental-normalize-integers, as\n"
-	"        kernels with Rust use (CONFIG_CFI_ICALL_NORMALIZE_INTEGERS).\n"
-	"    --generalize-pointers\n"
-	"        Clang 22's -fsanitize-cfi-icall-generalize-pointers: in a function\n"
-	"        type, every pointer parameter and a pointer return type count as\n"
-	"        void pointers keeping the pointee's const, volatile and restrict, and\n"
-	"        MANGLED ends in \".generalized\".  Other types are unchanged.\n"
-	"    --help\n"
-	"        This text (also the manual page kcfi-typeid(1)).\n"
-	"    --version\n"
-	"        The program's name and version.\n"
+	"OPTIONS\n";
+
+static const char manual_tail[] =
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when every TYPE was understood; 1 when one was not (the error names\n"
@@ -158,25 +140,36 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--")) {
 			i++;
 			break;
-		} else if (!strncmp(a, "--target=", 9)) {
-			target = a + 9;
-		} else if (!strcmp(a, "--hash=fnv1a") || !strcmp(a, "--hash=FNV-1a")) {
-			opts.hash = KCFI_HASH_FNV1A;
-		} else if (!strcmp(a, "--hash=xxhash64") || !strcmp(a, "--hash=xxHash64")) {
-			opts.hash = KCFI_HASH_XXHASH64;
-		} else if (!strncmp(a, "--hash=", 7)) {
-			return usage_error(prog, "unknown hash '%s' (fnv1a or xxhash64)", a + 7);
-		} else if (!strcmp(a, "--normalize-integers")) {
+		}
+		const char *v;
+		const struct kcfi_opt *o = kcfi_opt_find(kcfi_typeid_opts, a, &v);
+		switch (o ? o->id : 0) {
+		case KCFI_TYPEID_OPT_TARGET:
+			target = v;
+			break;
+		case KCFI_TYPEID_OPT_HASH:
+			if (!strcmp(v, "fnv1a") || !strcmp(v, "FNV-1a"))
+				opts.hash = KCFI_HASH_FNV1A;
+			else if (!strcmp(v, "xxhash64") || !strcmp(v, "xxHash64"))
+				opts.hash = KCFI_HASH_XXHASH64;
+			else
+				return usage_error(prog, "unknown hash '%s' (fnv1a or xxhash64)", v);
+			break;
+		case KCFI_TYPEID_OPT_NORMALIZE_INTEGERS:
 			opts.normalize_integers = true;
-		} else if (!strcmp(a, "--generalize-pointers")) {
+			break;
+		case KCFI_TYPEID_OPT_GENERALIZE_POINTERS:
 			opts.generalize_pointers = true;
-		} else if (!strcmp(a, "--help")) {
-			fputs(manual, stdout);
+			break;
+		case KCFI_TYPEID_OPT_HELP:
+			fputs(manual_head, stdout);
+			fputs(kcfi_typeid_opts_help, stdout);
+			fputs(manual_tail, stdout);
 			return 0;
-		} else if (!strcmp(a, "--version")) {
+		case KCFI_TYPEID_OPT_VERSION:
 			printf("kcfi-typeid (kcfi-as) %s\n", PACKAGE_VERSION);
 			return 0;
-		} else {
+		default:
 			return usage_error(prog, "unknown option '%s'", a);
 		}
 	}

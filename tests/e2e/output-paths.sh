@@ -107,6 +107,15 @@ run_case() {
 		if [ "$rc_kind" = fifo ]; then
 			timeout $TO cat "$p" >"$rc_dir.fifo" &
 			reader=$!
+			# The writer starts once the reader waits in open(): GNU as
+			# opens its output read-write, which never waits, and may be
+			# done with it before a later reader's open() could see it.
+			fifo_wait=0
+			until grep -qs wait_for_partner "/proc/$(pgrep -P $reader | head -n 1)/wchan" ||
+				[ $fifo_wait -ge 50 ]; do
+				sleep 0.1
+				fifo_wait=$((fifo_wait + 1))
+			done
 		fi
 		TMPDIR=$rc_dir.tmp timeout $TO "$@" >"$rc_dir.stdout" 2>"$rc_dir.err" </dev/null
 		st=$?
