@@ -332,18 +332,17 @@ static unsigned long long input_bytes(const struct invocation *inv)
  * (libiberty's unlink_if_ordinary): a regular file or a symlink, never the
  * file it points to.  `-o /dev/null` (configure-style probes) must survive a
  * refusal, and so must a FIFO or any other special file.  GNU as opens its
- * output before it reads a line, so a reader of a FIFO gets end of file
- * from it, and waits for that reader as GNU as would have: the real
- * assembler may not have run here, so the FIFO is opened and closed.  (Not
- * O_NONBLOCK: a reader that opens the FIFO a moment later would find no
- * writer ever came and wait for good.) */
+ * output before it reads a line, read-write as BFD does (which on a FIFO
+ * never waits), so a reader waiting on a FIFO gets end of file from it;
+ * the real assembler may not have run here, so the FIFO is opened the same
+ * way and closed. */
 static void remove_output(const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
 		unlink(path);
 	} else if (S_ISFIFO(st.st_mode)) {
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		int fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd >= 0)
 			close(fd);
 	}
