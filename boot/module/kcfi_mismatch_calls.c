@@ -17,12 +17,15 @@
  * reads no argument as a pointer, and what it returns is ignored or is in
  * a register the caller does not read.  Every call stays indirect: the
  * pointer passes through OPTIMIZER_HIDE_VAR, so GCC cannot call the known
- * target directly.
+ * target directly.  The callers are noipa: no clone (.constprop, .isra)
+ * renames them in the reports.
  */
 #include <linux/compiler.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+
+#define KCFI_MM_CALLER noinline __attribute__((__noipa__))
 
 /* static-init: a cast in a static ops table's initializer. */
 static int kcfi_mm_init_target(long v)	/* TARGET: static-init */
@@ -38,7 +41,7 @@ static const struct kcfi_mm_ops kcfi_mm_ops = {
 	.run = (void (*)(int *))kcfi_mm_init_target,	/* MISMATCH: static-init */
 };
 
-static noinline void kcfi_mm_call_static_init(int *arg)
+static KCFI_MM_CALLER void kcfi_mm_call_static_init(int *arg)
 {
 	void (*run)(int *) = kcfi_mm_ops.run;
 
@@ -52,7 +55,7 @@ static int kcfi_mm_void_target(char *s)	/* TARGET: void* */
 	return s != NULL;
 }
 
-static noinline int kcfi_mm_call_void(const char *s)
+static KCFI_MM_CALLER int kcfi_mm_call_void(const char *s)
 {
 	void *slot = (void *)kcfi_mm_void_target;
 	int (*fn)(const char *);
@@ -75,7 +78,7 @@ union kcfi_mm_handler {
 
 static union kcfi_mm_handler kcfi_mm_handler;
 
-static noinline void kcfi_mm_call_union(int v)
+static KCFI_MM_CALLER void kcfi_mm_call_union(int v)
 {
 	void (*fn)(int);
 
@@ -89,7 +92,7 @@ static noinline void kcfi_mm_call_union(int v)
  * kcfi_mismatch_decl.c with one. */
 int kcfi_mm_decl_target(int *p, int extra);
 
-static noinline int kcfi_mm_call_decl(int *p)
+static KCFI_MM_CALLER int kcfi_mm_call_decl(int *p)
 {
 	int (*fn)(int *, int) = kcfi_mm_decl_target;	/* MISMATCH: decl */
 
