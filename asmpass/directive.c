@@ -383,6 +383,27 @@ static int parse_reserved(struct cursor *c, struct kcfi_directive *d)
 	return expect_comma(c) || parse_string(c, &d->why, NULL, NULL);
 }
 
+/* .kcfi_conversion NAME, "FROM", "TO", "FILE", LINE, "CONTEXT", KIND
+ * (doc/directives.md 2.7); KIND is a word, "void*" the one with a star. */
+static int parse_conversion(struct cursor *c, struct kcfi_directive *d)
+{
+	if (parse_name(c, &d->name) || expect_comma(c) ||
+	    parse_string(c, &d->type, &d->type_col, &d->type_escaped) || expect_comma(c) ||
+	    parse_string(c, &d->to, &d->to_col, NULL) || expect_comma(c) ||
+	    parse_string(c, &d->file, NULL, NULL) || expect_comma(c) ||
+	    parse_uint(c, 100000000, &d->src_line) || expect_comma(c) ||
+	    parse_string(c, &d->context, NULL, NULL) || expect_comma(c))
+		return -1;
+	skip_blanks(c);
+	if (parse_word(c, &d->conv_kind))
+		return -1;
+	if (c->p < c->end && *c->p == '*') {
+		c->p++;
+		d->conv_kind.n++;
+	}
+	return 0;
+}
+
 /* The names without KCFI_DIRECTIVE_PREFIX, which the parser has passed. */
 #define DIRECTIVE(name, kind) \
 	{ name + KCFI_DIRECTIVE_PREFIX_LEN, sizeof(name) - 1 - KCFI_DIRECTIVE_PREFIX_LEN, kind }
@@ -403,6 +424,7 @@ static const struct {
 	DIRECTIVE(KCFI_DIR_TYPEINFO, KD_TYPEINFO),
 	DIRECTIVE(KCFI_DIR_RESERVED, KD_RESERVED),
 	DIRECTIVE(KCFI_DIR_STUB_ALIAS, KD_STUB_ALIAS),
+	DIRECTIVE(KCFI_DIR_CONVERSION, KD_CONVERSION),
 };
 #undef DIRECTIVE
 enum { NDIRECTIVES = sizeof(directives) / sizeof(directives[0]) };
@@ -484,6 +506,9 @@ int kcfi_directive_parse(const char *line, size_t len, struct kcfi_directive *d,
 	case KD_STUB_ALIAS:
 		rc = parse_name(&c, &d->name) || parse_binding(&c, d);
 		break;
+	case KD_CONVERSION:
+		rc = parse_conversion(&c, d);
+		break;
 	case KD_TYPEINFO:
 		rc = parse_name(&c, &d->name) || expect_comma(&c) ||
 		     parse_string(&c, &d->type, &d->type_col, &d->type_escaped);
@@ -541,7 +566,7 @@ const char *kcfi_dir_name(enum kcfi_dir k)
 		[KD_BRANCH_NOCALL] = KCFI_DIR_BRANCH_NOCALL,
 		[KD_REQUIRE_PLUGIN] = KCFI_DIR_REQUIRE_PLUGIN,
 		[KD_TYPEINFO] = KCFI_DIR_TYPEINFO, [KD_RESERVED] = KCFI_DIR_RESERVED,
-		[KD_STUB_ALIAS] = KCFI_DIR_STUB_ALIAS,
+		[KD_STUB_ALIAS] = KCFI_DIR_STUB_ALIAS, [KD_CONVERSION] = KCFI_DIR_CONVERSION,
 	};
 	return names[k];
 }

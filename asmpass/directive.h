@@ -21,6 +21,7 @@ enum kcfi_dir {
 	KD_TYPEINFO,
 	KD_RESERVED,
 	KD_STUB_ALIAS,
+	KD_CONVERSION,
 };
 
 /* What keeps a register from a check (.kcfi_reserved's KIND). */
@@ -49,6 +50,12 @@ struct kcfi_directive {
 	/* .kcfi_reserved REG, KIND, "WHY" (REG in name) */
 	enum kcfi_reserve_kind reserve_kind;
 	struct slice why;		/* between the quotes, escapes kept */
+	/* .kcfi_conversion NAME, "FROM", "TO", "FILE", LINE, "CONTEXT", KIND
+	 * (FROM in type; strings between their quotes, escapes kept) */
+	struct slice to, file, context;
+	size_t to_col;
+	unsigned src_line;
+	struct slice conv_kind;		/* as written: cast, init, ..., void*, decl */
 	/* .kcfi_version */
 	unsigned version;
 	struct slice triple;

@@ -62,6 +62,9 @@ static void usage(FILE *f)
 	      "                             function types hash as void pointers\n"
 	      "  --kcfi-cs-prefix           x86: cs-prefix retpoline thunk calls\n"
 	      "                             (kcfi-gcc adds it for -mindirect-branch-cs-prefix)\n"
+	      "  --kcfi-warn-cast           warn where a function's address becomes a pointer\n"
+	      "                             with another type id (kcfi-gcc: -Wkcfi-cast)\n"
+	      "  --kcfi-warn-cast=error     the same as errors: no object (-Werror=kcfi-cast)\n"
 	      "  --version, --help\n", f);
 }
 
@@ -123,6 +126,10 @@ static int kcfi_option(struct invocation *inv, const char *a)
 		inv->opts.generalize_pointers = true;
 	else if (!strcmp(a, "--kcfi-cs-prefix"))
 		inv->opts.cs_prefix = true;
+	else if (!strcmp(a, "--kcfi-warn-cast"))
+		inv->opts.warn_cast = 1;
+	else if (!strcmp(a, "--kcfi-warn-cast=error"))
+		inv->opts.warn_cast = 2;
 	else if (!strncmp(a, "--kcfi-hash=", 12)) {
 		if (!strcmp(v, "fnv1a") || !strcmp(v, "FNV-1a"))
 			inv->opts.hash = KCFI_HASH_FNV1A;

@@ -47,6 +47,38 @@ void record_pad(struct buf *out)
 	buf_printf(out, RECORDS_OPEN "\t.zero\t%d\n\t.popsection\n", KCFI_EXEMPT_RECORD_SIZE);
 }
 
+/* LEN bytes of S for .ascii: mangled names and symbols go as they are,
+ * anything else (a file name's quote, a byte above 0x7e) as an escape. */
+static void put_ascii(struct buf *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char u = (unsigned char)s[i];
+		if (u >= 0x20 && u < 0x7f && u != '"' && u != '\\')
+			buf_append(out, s + i, 1);
+		else
+			buf_printf(out, "\\%03o", u);
+	}
+}
+
+void record_conversion(struct buf *out, uint32_t fn_id, uint32_t ptr_id,
+		       const char *const strs[7])
+{
+	size_t len = 0;
+	for (int i = 0; i < 7; i++)
+		len += strlen(strs[i]) + 1;
+	size_t recs = (len + KCFI_EXEMPT_RECORD_SIZE - 1) / KCFI_EXEMPT_RECORD_SIZE;
+	buf_printf(out, RECORDS_OPEN "\t.quad\t%llu, %zu, %u\n\t.ascii\t\"",
+		   (unsigned long long)ptr_id << 32 | fn_id, recs, (unsigned)KCFI_CONVERSION);
+	for (int i = 0; i < 7; i++) {
+		put_ascii(out, strs[i], strlen(strs[i]));
+		buf_printf(out, "\\000");
+	}
+	buf_printf(out, "\"\n");
+	if (recs * KCFI_EXEMPT_RECORD_SIZE > len)
+		buf_printf(out, "\t.zero\t%zu\n", recs * KCFI_EXEMPT_RECORD_SIZE - len);
+	buf_printf(out, "\t.popsection\n");
+}
+
 void record_type_names_begin(struct sink *out)
 {
 	sink_printf(out, RECORDS_OPEN);

@@ -33,4 +33,10 @@ void record_type_names_begin(struct sink *out);
 void record_type_name(struct sink *out, uint32_t id, const char *name);
 void record_type_names_end(struct sink *out);
 
+/* A KCFI_CONVERSION record: the function's id as the code holds it in the
+ * low half of START, the pointer's in the high half, then the seven strings
+ * STRS (common/exempt.h) in the records that follow. */
+void record_conversion(struct buf *out, uint32_t fn_id, uint32_t ptr_id,
+		       const char *const strs[7]);
+
 #endif

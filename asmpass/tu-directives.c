@@ -151,6 +151,93 @@ enum verdict_kind tu_on_reserved(struct tu *t, const struct kcfi_directive *d, s
 	return V_BLANK;
 }
 
+/* A string operand without its escapes, malloc'd. */
+static char *unescaped(struct slice s)
+{
+	char *p = malloc(s.n + 1);
+	if (!p)
+		abort();
+	kcfi_unescape(s, p, s.n + 1);
+	return p;
+}
+
+static const char *const conversion_kinds[] = {
+#define KIND_NAME(e, s) s,
+	KCFI_CONVERSION_KINDS(KIND_NAME)
+#undef KIND_NAME
+};
+enum { CONVERSION_DECL = sizeof(conversion_kinds) / sizeof(conversion_kinds[0]) - 1 };
+
+/* .kcfi_conversion NAME, "FROM", "TO", "FILE", LINE, "CONTEXT", KIND: the
+ * function NAME of type FROM became a pointer of type TO.  Where the two
+ * type ids differ (and for every decl, which kcfi-audit judges against
+ * the definition) a KCFI_CONVERSION record; where they differ, under
+ * --kcfi-warn-cast, a warning or error at FILE:LINE. */
+enum verdict_kind tu_on_conversion(struct tu *t, const struct kcfi_directive *d, struct verdict *v)
+{
+	size_t kind;
+	for (kind = 0; kind <= CONVERSION_DECL; kind++)
+		if (slice_eq(d->conv_kind, conversion_kinds[kind]))
+			break;
+	if (kind > CONVERSION_DECL)
+		return v_fail(v, 0, ".kcfi_conversion: unknown kind '%.*s' (known: cast, init, "
+			      "assign, arg, return, void*, decl)", (int)d->conv_kind.n,
+			      d->conv_kind.p);
+	char stack[1024], *heap;
+	struct slice from_text = type_text(d, stack, sizeof(stack), &heap);
+	char *to_text = unescaped(d->to);
+	struct kcfi_typeids *cx = typetab_typeids(&t->types);
+	struct kcfi_type_error err;
+	struct kcfi_typeid from = { 0 }, to = { 0 };
+	enum verdict_kind k = V_BLANK;
+	if (kcfi_typeids_function(cx, from_text.p, from_text.n, &t->type_opts, &from, &err)) {
+		k = v_fail(v, err.column ? d->type_col + err.column - 1 : 0, "%s", err.message);
+		goto out;
+	}
+	if (kcfi_typeids_typename(cx, to_text, strlen(to_text), &t->type_opts, &to, &err)) {
+		k = v_fail(v, err.column ? d->to_col + err.column - 1 : 0, "%s", err.message);
+		goto out;
+	}
+	if (!to.is_function) {
+		k = v_fail(v, d->to_col, ".kcfi_conversion: \"%s\" is no pointer to a function",
+			   to_text);
+		goto out;
+	}
+	bool differ = from.id != to.id;
+	if (to.unprototyped || (!differ && kind != CONVERSION_DECL))
+		goto out;	/* calls through T (*)() are not checked */
+	struct slice sym = sym_unquoted(d->name);
+	char *name = malloc(sym.n + 1), *file = unescaped(d->file);
+	char *context = unescaped(d->context), line[16];
+	if (!name)
+		abort();
+	memcpy(name, sym.p, sym.n);
+	name[sym.n] = '\0';
+	snprintf(line, sizeof(line), "%u", d->src_line);
+	const char *strs[7] = { name, from.mangled, to.mangled, file, line, context,
+				conversion_kinds[kind] };
+	record_conversion(&v->text, arch_code_id(t->arch, from.id), arch_code_id(t->arch, to.id),
+			  strs);
+	k = V_REPLACE;
+	if (differ && t->opts.warn_cast) {
+		bool error = t->opts.warn_cast > 1;
+		buf_printf(&v->diag, "%s:%u: %s: converting '%s' (%.*s) to '%s' changes its KCFI "
+			   "type id [-W%skcfi-cast]\n", file, d->src_line,
+			   error ? "error" : "warning", name, (int)from_text.n, from_text.p,
+			   to_text, error ? "error=" : "");
+		v->diag_fails = error;
+	}
+	free(name);
+	free(file);
+	free(context);
+out:
+	kcfi_typeid_release(&from);
+	kcfi_typeid_release(&to);
+	free(to_text);
+	free(heap);
+	return k;
+}
+
 enum verdict_kind tu_on_call(struct tu *t, const struct kcfi_directive *d, struct verdict *v)
 {
 	if (d->kind == KD_CALL && !typetab_need(&t->types, d->id))

@@ -103,6 +103,7 @@ struct tu {
 	bool fn_start_set, fn_start_pending;
 	unsigned fn_start, fn_serial;
 	bool failed;
+	unsigned diag_errors;		/* -Werror=kcfi-cast's, reported */
 
 	bool instrumented;
 	const struct kcfi_arch *arch;
@@ -200,6 +201,8 @@ enum verdict_kind tu_on_typeinfo(struct tu *t, const struct kcfi_directive *d, s
 enum verdict_kind tu_on_reserved(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
 enum verdict_kind tu_on_call(struct tu *t, const struct kcfi_directive *d, struct verdict *v);
 enum verdict_kind tu_on_require_plugin(struct tu *t);
+enum verdict_kind tu_on_conversion(struct tu *t, const struct kcfi_directive *d,
+				   struct verdict *v);
 
 /* tu-stubs.c: .kcfi_extern and .kcfi_stub_alias. */
 enum verdict_kind tu_on_extern(struct tu *t, const struct kcfi_directive *d, struct verdict *v);

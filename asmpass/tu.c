@@ -125,6 +125,10 @@ static enum verdict_kind carry_out(struct tu *t, enum verdict_kind k, const char
 		report(t, v);
 		return V_FAIL;
 	}
+	if (v->diag.len) {
+		fwrite(v->diag.data, 1, v->diag.len, stderr);
+		t->diag_errors += v->diag_fails;
+	}
 	entry_step(t, v);
 	insert(t, v, t->loc.line);
 	switch (k) {
@@ -537,6 +541,8 @@ static enum verdict_kind kcfi_directive(struct tu *t, const char *p, size_t n, s
 		return tu_on_stub_alias(t, &d, v);
 	case KD_REQUIRE_PLUGIN:
 		return tu_on_require_plugin(t);
+	case KD_CONVERSION:
+		return tu_on_conversion(t, &d, v);
 	}
 	return V_BLANK;
 }
@@ -681,6 +687,8 @@ int tu_finish(struct tu *t)
 		return fail_at_end(t, t->require_line, "this code was generated without the kcfi "
 				   "plugin although its source was compiled with -fsanitize=kcfi "
 				   "-flto: link through kcfi-gcc (or give lto1 -fplugin=kcfi.so)");
+	if (t->diag_errors)
+		return -1;	/* reported, each at its line */
 	if (t->instrumented) {
 		struct verdict *v = fresh(t);
 		struct emitter em = { .out = &v->text, .section = &t->sec.cur,

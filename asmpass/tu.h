@@ -23,6 +23,9 @@ struct kcfi_options {
 	 * assembly (kcfi-gcc -S) rather than input to gas right away, whose
 	 * messages should name the annotated file's lines. */
 	bool no_line_markers;
+	/* --kcfi-warn-cast[=error]: a conversion that changes a function's
+	 * type id is a warning (1) or an error (2) at its C line. */
+	int warn_cast;
 };
 
 struct tu_stats {

@@ -76,6 +76,13 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 	return 0;
 }
 
+struct kcfi_typeids *typetab_typeids(struct typetab *t)
+{
+	if (!t->typeids && !(t->typeids = kcfi_typeids_new()))
+		out_of_memory();
+	return t->typeids;
+}
+
 const struct type_entry *typetab_need(struct typetab *t, unsigned id)
 {
 	const struct type_entry *e = typetab_get(t, id);

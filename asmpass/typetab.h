@@ -35,6 +35,10 @@ int typetab_define(struct typetab *t, unsigned id, const char *text, size_t len,
 		   unsigned long line, const struct kcfi_typeid_opts *opts,
 		   struct kcfi_type_error *err);
 
+/* The TU's type cache, for types that are no .kcfi_type (made on first
+ * use). */
+struct kcfi_typeids *typetab_typeids(struct typetab *t);
+
 struct sink;
 /* ID as a directive that puts it into code or a symbol needs it: its entry,
  * recorded as used (typetab_use), or NULL if no .kcfi_type defined it, for

@@ -11,6 +11,8 @@ void verdict_reset(struct verdict *v)
 {
 	v->before.len = 0;
 	v->text.len = 0;
+	v->diag.len = 0;
+	v->diag_fails = false;
 	v->entry = ENTRY_NONE;
 }
 
@@ -18,6 +20,7 @@ void verdict_free(struct verdict *v)
 {
 	buf_free(&v->before);
 	buf_free(&v->text);
+	buf_free(&v->diag);
 	buf_free(&v->preamble);
 }
 

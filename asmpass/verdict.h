@@ -55,6 +55,11 @@ struct verdict {
 		struct slice prefix;		/* prefix statements held before it */
 		struct kcfi_branch b;
 	} branch;				/* V_BRANCH */
+	/* A diagnostic tu.c prints as it is (lines, GCC's form), and whether
+	 * it is an error that fails the unit once all of it is read
+	 * (-Werror=kcfi-cast). */
+	struct buf diag;
+	bool diag_fails;
 	enum entry_step entry;
 	struct buf preamble;			/* ENTRY_PLACE */
 	/* V_FAIL */

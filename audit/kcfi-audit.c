@@ -17,6 +17,7 @@
 #include "common/exempt.h"
 #include "audit/audit.h"
 #include "audit/explain.h"
+#include "audit/mismatches.h"
 #include "audit/tables.h"
 #include "audit/targets.h"
 #include "audit/verify.h"
@@ -38,6 +39,12 @@ static const char usage[] =
 	"                     FILE's kcfi-as type name records (a kcfi-gcc build of\n"
 	"                     the same code lending names to a Clang build)\n"
 	"  --top=N            with --targets: list the N most permissive ids (default 10)\n"
+	"  --mismatches       instead of auditing, list the places where the files'\n"
+	"                     code converts a function's address to a pointer with\n"
+	"                     another type id (kcfi-as's records; calls through it\n"
+	"                     trap) and the functions one unit declares with another\n"
+	"                     type than another defines them, deduplicated and\n"
+	"                     ranked, then a summary line (exit status 1 if any)\n"
 	"  --arity            print the arity of every x86_64 preamble\n"
 	"                     (-fsanitize-kcfi-arity; the distribution is in the\n"
 	"                     summary whenever a preamble has one)\n"
@@ -136,7 +143,7 @@ out:
 int main(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION,
-	       O_ARITY, O_EXPLAIN };
+	       O_ARITY, O_EXPLAIN, O_MISMATCHES };
 	static const struct option longs[] = {
 		{ "targets", no_argument, NULL, O_TARGETS },
 		{ "csv", required_argument, NULL, O_CSV },
@@ -146,13 +153,14 @@ int main(int argc, char **argv)
 		{ "names-from", required_argument, NULL, O_NAMES_FROM },
 		{ "arity", no_argument, NULL, O_ARITY },
 		{ "explain", required_argument, NULL, O_EXPLAIN },
+		{ "mismatches", no_argument, NULL, O_MISMATCHES },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct targets_opts to = { .top = 10 };
-	bool targets = false;
+	bool targets = false, mismatches = false;
 	const char *explain = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
@@ -166,6 +174,7 @@ int main(int argc, char **argv)
 		case 'q': audit_quiet = true; break;
 		case O_ARITY: audit_arity = true; break;
 		case O_EXPLAIN: explain = optarg; break;
+		case O_MISMATCHES: mismatches = true; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default: fputs(usage, stderr); return 2;
@@ -175,7 +184,7 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (explain && (targets || audit_arity)) {
+	if (explain && (targets || audit_arity || mismatches)) {
 		fprintf(stderr, "kcfi-audit: --explain takes no other option\n");
 		return 2;
 	}
@@ -191,7 +200,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kcfi-audit: --csv, --json and --plot take one FILE\n");
 		return 2;
 	}
+	if (mismatches && (targets || audit_arity)) {
+		fprintf(stderr, "kcfi-audit: --mismatches takes no --targets or --arity\n");
+		return 2;
+	}
 	elf_version(EV_CURRENT);
+	if (mismatches)
+		return mismatches_report(argv + optind, argc - optind);
 	int worst = 0;
 	for (int i = optind; i < argc; i++) {
 		int rc = audit_one(argv[i], targets, &to);

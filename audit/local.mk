@@ -12,6 +12,7 @@ kcfi_audit_SOURCES = \
 	audit/dwarf-names.c \
 	audit/lent-names.c \
 	audit/targets.c audit/targets.h \
+	audit/mismatches.c audit/mismatches.h \
 	audit/decode-x86.c \
 	audit/decode-aarch64.c \
 	audit/decode-riscv64.c \

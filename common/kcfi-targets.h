@@ -27,6 +27,7 @@
 #define KCFI_DIR_TYPEINFO ".kcfi_typeinfo"
 #define KCFI_DIR_RESERVED ".kcfi_reserved"
 #define KCFI_DIR_STUB_ALIAS ".kcfi_stub_alias"
+#define KCFI_DIR_CONVERSION ".kcfi_conversion"
 
 /* .kcfi_func NAME, ID, arity=N: N general registers carry the function's
  * arguments, KCFI_ARITY_STACK when some arrive on the stack (x86_64's

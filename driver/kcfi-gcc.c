@@ -221,6 +221,10 @@ struct driver {
 	bool plugin_arity;	/* ... and the plugin is to write arities */
 	bool requested;		/* -fsanitize=kcfi appeared, even if later turned off */
 	bool extern_stubs;	/* -fsanitize-kcfi-extern-stubs (doc/extern-stubs.md) */
+	/* -Wkcfi-cast (GCC knows no such warning, so none of these reach it):
+	 * warn_cast by -W[no-]kcfi-cast, cast_error by -W[no-]error=kcfi-cast,
+	 * werror by a plain -Werror, which GCC gets as well. */
+	bool warn_cast, cast_error, cast_no_error, werror;
 	bool help, version;
 	bool asm_only;		/* -S */
 	bool no_link;		/* -c, -S, -E, -fsyntax-only, -M, -MM */
@@ -491,6 +495,24 @@ static bool read_options(struct driver *d, int argc, char **argv)
 			d->extern_stubs = a[2] != 'n';
 			continue;
 		}
+		if (!strcmp(a, "-Wkcfi-cast") || !strcmp(a, "-Wno-kcfi-cast")) {
+			d->warn_cast = a[2] != 'n';
+			continue;
+		}
+		if (!strcmp(a, "-Werror=kcfi-cast")) {
+			d->warn_cast = d->cast_error = true;	/* as GCC's -Werror=X */
+			d->cast_no_error = false;
+			continue;
+		}
+		if (!strcmp(a, "-Wno-error=kcfi-cast")) {
+			d->cast_error = false;
+			d->cast_no_error = true;
+			continue;
+		}
+		if (!strcmp(a, "-Werror"))
+			d->werror = true;
+		if (!strcmp(a, "-Wno-error"))
+			d->werror = false;
 		if (!strcmp(a, "-fsanitize-kcfi-annotated-asm")) {
 			d->annotated = true;
 			continue;
@@ -938,6 +960,15 @@ static void pass_real_as(const struct driver *d)
 	free(key.p);
 }
 
+/* kcfi-as's option for -Wkcfi-cast, or NULL. */
+static const char *warn_cast_option(const struct driver *d)
+{
+	if (!d->warn_cast)
+		return NULL;
+	return d->cast_error || (d->werror && !d->cast_no_error) ? "--kcfi-warn-cast=error"
+								  : "--kcfi-warn-cast";
+}
+
 /* -S: cc1 runs under -wrapper kcfi-gcc --kcfi-finish-asm (finish-asm.c), so
  * that the file written is finished assembly which any `as` takes, as with
  * clang -S.  GCC splits the wrapper's words at commas. */
@@ -959,8 +990,9 @@ static void finish_asm_wrapper(const struct driver *d, struct args *out)
 	const char *mode = !target_of(d)->as_mode || !d->codegen.mode ? "" :
 			   !strcmp(d->codegen.mode, "-m32") ? ",--32" :
 			   !strcmp(d->codegen.mode, "-m64") ? ",--64" : "";
-	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s%s,--", self, FINISH_ASM_OPTION,
-				 d->asdir, mode,
+	const char *warn = warn_cast_option(d);
+	char *w = xstrdup_printf("%s,%s,--kcfi-as=%s/as%s%s%s%s%s%s%s%s%s,--", self,
+				 FINISH_ASM_OPTION, d->asdir, mode, warn ? "," : "", warn ? warn : "",
 				 d->hash && !strcmp(d->hash, "xxHash64") ? ",--kcfi-hash=xxhash64" : "",
 				 d->normalize ? ",--kcfi-normalize-integers" : "",
 				 d->generalize ? ",--kcfi-generalize-pointers" : "",
@@ -1004,6 +1036,8 @@ static void add_kcfi_options(const struct driver *d, struct args *out)
 		push(out, xstrdup_printf("-fplugin-arg-kcfi-call-reg=%s", call_reg));
 	if (d->cs_prefix)
 		push(out, "-Wa,--kcfi-cs-prefix");
+	if (warn_cast_option(d))
+		push(out, xstrdup_printf("-Wa,%s", warn_cast_option(d)));
 	if (d->asm_only && !d->annotated)
 		finish_asm_wrapper(d, out);
 	char *witness = d->preprocess_only ? tool_witness(d->plugin, d->asdir) : NULL;
@@ -1058,6 +1092,9 @@ static int print_help(const struct driver *d, const struct args *out)
 	       "                           kcfi-as reads) instead of the finished assembly\n"
 	       "  -mindirect-branch-cs-prefix\n"
 	       "                           also cs-prefixes the retpoline calls of the checks\n"
+	       "  -Wkcfi-cast              warn where a function's address becomes a pointer\n"
+	       "                           with another type id (-Wno-kcfi-cast: off again;\n"
+	       "                           -Werror=kcfi-cast: an error)\n"
 	       "Environment: KCFI_CC (the compiler), KCFI_PLUGIN (the plugin),\n"
 	       "KCFI_REAL_AS (the assembler behind kcfi-as).\n\n"
 	       "The options of %s follow.\n\n", d->cc, d->cc);

@@ -109,6 +109,7 @@ extern bool kcfi_generalize_pointers;
    live as long as the process.  */
 kcfi_text *kcfi_type_text (tree type, location_t loc);
 const char *kcfi_type_name (tree type, location_t loc);
+kcfi_text *kcfi_conversion_type_text (tree type);	/* NULL: no spelling */
 kcfi_text *kcfi_record_function_type (tree fndecl);
 bool kcfi_function_type_recorded_p (tree fndecl);
 kcfi_text *kcfi_function_type (tree fndecl);
@@ -119,6 +120,16 @@ void kcfi_prefetch_function_type (tree fndecl, unsigned step);
    -fcall-saved-REG, global register variables), once per output file
    before its first function.  */
 void kcfi_write_reserved_regs (void);
+
+/* conversions.cc: a function's address as a pointer of another type
+   (.kcfi_conversion, doc/directives.md 2.7); -fplugin-arg-kcfi-no-conversions
+   turns it off.  */
+extern bool kcfi_conversions;
+void kcfi_register_conversions (const char *plugin);
+void kcfi_write_conversions (void);
+void kcfi_write_conversion (tree fn, const char *from, const char *to,
+			    const char *file, int line, const char *context,
+			    const char *kind);
 
 /* typeinfo.cc: __builtin_linux_abi_kcfi_name/_hash (doc/directives.md 2.5) */
 void kcfi_define_typeinfo_builtins (void *, void *);

@@ -200,6 +200,30 @@ kcfi_write_extern (tree decl, unsigned id, const char *stub_target)
   end_line ();
 }
 
+/* .kcfi_conversion NAME, "FROM", "TO", "FILE", LINE, "CONTEXT", KIND
+   (doc/directives.md 2.7).  */
+void
+kcfi_write_conversion (tree fn, const char *from, const char *to,
+		       const char *file, int src_line, const char *context,
+		       const char *kind)
+{
+  line += "\t" KCFI_DIR_CONVERSION " ";
+  put_symbol (fn);
+  line += ", ";
+  put_quoted (from);
+  line += ", ";
+  put_quoted (to);
+  line += ", ";
+  put_quoted (file);
+  line += ", ";
+  put (src_line > 0 ? src_line : 0);
+  line += ", ";
+  put_quoted (context);
+  line += ", ";
+  line += kind;
+  end_line ();
+}
+
 /* DECL is a public alias this unit defines (extern-stubs.cc).  */
 void
 kcfi_write_stub_alias (tree decl)

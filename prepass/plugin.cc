@@ -28,7 +28,10 @@
  *   then entering <built-in>   (their misuse: a diagnostic     typeinfo-diag.cc
  *                              finalizer wrapper)
  *   after "cfg" (cc1)          typeinfo markers -> objects     typeinfo.cc
- *   PLUGIN_FINISH_UNIT         .kcfi_extern, .kcfi_typeinfo    here
+ *   PLUGIN_PRE_GENERICIZE,     a function's address converted  conversions.cc
+ *     PLUGIN_FINISH_DECL (cc1) to another function-pointer type
+ *   PLUGIN_FINISH_UNIT         .kcfi_extern, .kcfi_typeinfo,   here
+ *                              .kcfi_conversion
  *
  * With -fplugin-arg-kcfi-follow-lto (kcfi-gcc's link lines without
  * -fsanitize=kcfi) the plugin works in lto1 only, and only on a share of
@@ -351,6 +354,7 @@ finish_unit (void *, void *)
   write_externs ();
   write_stub_aliases ();
   kcfi_emit_typeinfo ();
+  kcfi_write_conversions ();
   if (stats)
     {
       directives_ms += thread_cpu_ms () - start;
@@ -400,6 +404,8 @@ static plugin_info kcfi_info = {
   "  -fplugin-arg-kcfi-generalize-pointers   tags behind the pointers "
   "kcfi-as generalizes are not numbered (kcfi-gcc: "
   "-fsanitize-cfi-icall-generalize-pointers)\n"
+  "  -fplugin-arg-kcfi-no-conversions   no .kcfi_conversion lines (to compare "
+  "code with and without them)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
   "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
@@ -519,6 +525,12 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  early_target = false;
 	  continue;
 	}
+      /* Only to compare code with and without the records.  */
+      if (!strcmp (a.key, "no-conversions") && !a.value)
+	{
+	  kcfi_conversions = false;
+	  continue;
+	}
       if (!strcmp (a.key, "arity") && !a.value)
 	{
 	  kcfi_arity = true;
@@ -548,8 +560,8 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  error ("kcfi: bad plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
 		 "only %<reserve=1..64%>, %<transparent-union=member|union%>, "
 		 "%<call-reg=REG%>, %<extern-stubs%>, %<follow-lto%>, "
-		 "%<generalize-pointers%>, %<arity%>, %<no-early-target%> and "
-		 "%<stats%> are known",
+		 "%<generalize-pointers%>, %<arity%>, %<no-early-target%>, "
+		 "%<no-conversions%> and %<stats%> are known",
 		 name, a.key,
 		 a.value ? "=" : "", a.value ? a.value : "");
 	  return 1;
@@ -569,6 +581,7 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
   register_callback (name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
   register_callback (name, PLUGIN_PRAGMAS, kcfi_define_typeinfo_builtins,
 		     (void *) name);
+  kcfi_register_conversions (name);
 
   add_pass<GIMPLE_PASS, gimple_opt_pass, kcfi_tag_calls>
     (name, "kcfi_tag", PROP_cfg, "cfg", PASS_POS_INSERT_AFTER);

@@ -290,10 +290,13 @@ private:
   void suffix (tree t, kcfi_buffer &out);
 };
 
+/* kcfi_conversion_type_text: a type without a spelling is no error.  */
+static bool quiet_failures;
+
 const char *
 type_printer::fail (tree t)
 {
-  if (!failures++)
+  if (!failures++ && !quiet_failures)
     error_at (loc, "kcfi: the function type %qT cannot be written in the "
 	      "prototype language: no spelling for %qT%s", whole, t,
 	      TYPE_ADDR_SPACE (t) ? " in this named address space" : "");
@@ -729,6 +732,18 @@ kcfi_type_text (tree type, location_t loc)
   if (!printer.failed ())
     type_texts.put (TYPE_UID (type), text);
   return text;
+}
+
+/* The text of TYPE for a .kcfi_conversion, or NULL if it has none: a
+   conversion to a type the language cannot spell is not reported, and
+   not an error (a call through it would be).  */
+kcfi_text *
+kcfi_conversion_type_text (tree type)
+{
+  quiet_failures = true;
+  kcfi_text *text = kcfi_type_text (type, UNKNOWN_LOCATION);
+  quiet_failures = false;
+  return memchr (text->str, '?', text->len) ? NULL : text;
 }
 
 const char *

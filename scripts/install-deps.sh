@@ -8,7 +8,8 @@ set -eu
 # Build: autotools, the grammar generators, PCRE2, the native plugin headers;
 # GCC 11 with its g++ and plugin headers for kcfi-gcc-11 (make check-gcc11);
 # for kcfi-audit elfutils' libelf and libdw, the capstone disassembler and
-# libiberty's demangler (--explain's type names; a static library only).
+# libiberty's demangler (kcfi-audit --explain and --mismatches write types
+# as C; a static library only).
 BUILD="build-essential autoconf automake pkg-config flex bison libpcre2-dev
 gcc-12-plugin-dev binutils gcc-11 g++-11 gcc-11-plugin-dev
 libelf-dev libdw-dev libcapstone-dev libiberty-dev"
@@ -22,6 +23,9 @@ libelf-dev libdw-dev libcapstone-dev libiberty-dev"
 # debhelper and lintian for make deb and make deb-check (tests/deb/); the
 # tools that walk every debug section of a program, which kcfi-as's records
 # must not upset (tests/e2e/debug-tools.sh): dwz, gdb, elfutils' eu-readelf.
+# csmith and its headers: random C programs, their calls turned into calls
+# through function pointers, for the differential campaigns against
+# miscompiles (tests/miscompile/mover.sh, make miscompile-check).
 # i386 (tests/e2e/i386.sh): the i686 cross compiler, its plugin headers and
 # libc, which link the 32-bit programs; Debian's gcc-multilib and
 # libc6-dev-i386 would do as well but conflict with the other cross compilers.
@@ -31,7 +35,7 @@ gcc-12-plugin-dev-riscv64-linux-gnu gcc-12-plugin-dev-arm-linux-gnueabihf
 libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-armhf-cross
 gcc-i686-linux-gnu gcc-12-plugin-dev-i686-linux-gnu libc6-dev-i386-cross
 libclang-rt-19-dev libclang-rt-22-dev valgrind bc time gcc-12-source xz-utils ccache
-gnuplot-nox distcc debhelper lintian dwz gdb elfutils"
+gnuplot-nox distcc debhelper lintian dwz gdb elfutils csmith libcsmith-dev"
 # Boot matrix: Debian's Linux 6.12 and Debian 12's own 6.1 (BOOT_KERNEL=6.1),
 # the kernel build's tools, QEMU for the boot matrix's architectures.
 # BOOT_CONFIG=debian-cloud: Debian's configuration (linux-config-6.12), pahole

@@ -43,6 +43,9 @@
 #                unwind tables, LTO): run, trap, audit; a signal fails
 #   finish-asm   -S gives finished assembly: plain as makes the -c code; -o -,
 #                several inputs, .S, refusals, the annotated opt-out
+#   conversions  a function's address as a pointer of another type id: every
+#                kind, -Wkcfi-cast/-Werror=kcfi-cast (file:line), kcfi-audit
+#                --mismatches, the code unchanged, readelf -w and dwz
 #   i386         kcfi-gcc -m32 / i686-linux-gnu-kcfi-gcc, mixed with clang-22
 #                -m32 both ways: matched calls run, wrong types trap (SIGTRAP)
 E2E_TESTS = \
@@ -75,6 +78,7 @@ E2E_TESTS = \
 	tests/e2e/options.sh \
 	tests/e2e/finish-asm.sh \
 	tests/e2e/output-paths.sh \
+	tests/e2e/conversions.sh \
 	tests/e2e/i386.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
@@ -88,4 +92,5 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/extern-stubs-run.c tests/e2e/extern-stubs-peer.c \
 	tests/e2e/i386.h tests/e2e/i386-main.c tests/e2e/i386-callers.c \
 	tests/e2e/i386-targets.c \
+	tests/e2e/conversions.c tests/e2e/conversions-def.c tests/e2e/conversions-clean.c \
 	tests/README.md

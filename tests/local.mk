@@ -12,6 +12,7 @@ include tests/audit.mk
 include tests/fuzz/asm-fuzz.mk
 include tests/hostile.mk
 include tests/torture.mk
+include tests/miscompile.mk
 include tests/sanitizers.mk
 include tests/boot.mk
 include tests/asmline.mk

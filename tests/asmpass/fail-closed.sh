@@ -135,6 +135,41 @@ $V
 	.kcfi_type 1, "int"
 END
 
+expect_error conversion-kind 2 "unknown kind 'frob'" <<END
+$V
+	.kcfi_conversion f, "int (long)", "void (*)(long)", "a.c", 3, "g", frob
+END
+
+expect_error conversion-not-pointer 2 'no pointer to a function' <<END
+$V
+	.kcfi_conversion f, "int (long)", "long", "a.c", 3, "g", cast
+END
+
+expect_error conversion-bad-type 2 'error' <<END
+$V
+	.kcfi_conversion f, "int (long", "void (*)(long)", "a.c", 3, "g", cast
+END
+
+expect_error conversion-short 2 "expected ','" <<END
+$V
+	.kcfi_conversion f, "int (long)", "void (*)(long)", "a.c", 3
+END
+
+# -Werror=kcfi-cast: the error is at the C line, and no object survives.
+cat >"$T/cast.s" <<END
+$V
+	.kcfi_conversion f, "int (long)", "void (*)(long)", "a.c", 3, "g", cast
+	.kcfi_conversion f, "int (long)", "int (*)(long)", "a.c", 4, "g", cast
+END
+echo stale >"$T/cast.o"
+"$KCFI_AS" --kcfi-warn-cast=error -o "$T/cast.o" "$T/cast.s" >"$T/cast.err" 2>&1
+check "--kcfi-warn-cast=error: fails" test $? -ne 0
+check "--kcfi-warn-cast=error: no object" test ! -e "$T/cast.o"
+check "--kcfi-warn-cast=error: the message, only where the ids differ" test \
+	"$(cat "$T/cast.err")" = "a.c:3: error: converting 'f' (int (long)) to 'void (*)(long)' changes its KCFI type id [-Werror=kcfi-cast]"
+check "without --kcfi-warn-cast: assembles, silent" sh -c \
+	"'$KCFI_AS' -o '$T/cast.o' '$T/cast.s' >'$T/cast.err' 2>&1 && test ! -s '$T/cast.err'"
+
 expect_error undefined-type 3 'type 7, which no .kcfi_type defined' <<END
 $V
 f:

@@ -11,7 +11,9 @@
 # and their difference.  x86_64 kCFI (6.12, 6.1, cfi=norand, trapping,
 # permissive, timestamps, journal and syslog prefixes, a module), FineIBT
 # (the caller from the call trace, a randomized id), arm64, riscv64, arm;
-# KCFI_CONVERSION records assembled by hand; and every bad input: no
+# the line to fix from the plugin's KCFI_CONVERSION records (and from
+# records assembled by hand, in a build without the plugin's); and every
+# bad input: no
 # report, a cut report, no records, no DWARF, a module not given, an id
 # no record names, a log that is not text, files that are no ELF.
 . "$top_srcdir/tests/audit/lib.sh"
@@ -27,6 +29,13 @@ line_of() { grep -n -- "$1" "$SRC" | head -1 | cut -d: -f1; }
 PUT=$(line_of 'CALL put') GET=$(line_of 'CALL get') VOID=$(line_of 'CALL void')
 UNION=$(line_of 'CALL union') ADD_ONE=$(line_of '^int add_one') GET_TWO=$(line_of '^static long get_two')
 LAST=$(line_of '^static unsigned char last')
+CONV_PUT=$(line_of '\.put = ') CONV_GET=$(line_of '\.get = ') CONV_UNION=$(line_of 'u\.i = add_one')
+# fixes NAME FILE:LINE KIND CONTEXT FN TYPE: that line is among the lines to fix.
+fixes() {
+	grep -A4 '^  the line to fix (kcfi-as.s conversion records):' "$T/$1.out" |
+		grep -qE "^    .*$2: $3 in $4: $5 taken as $6\$" ||
+		{ echo "no line to fix $2 ($3 in $4)"; cat "$T/$1.out"; false; }
+}
 
 # frame PREFIX FILE FUNC trap|ret: "FUNC+0xOFF/0xSIZE" of the trap of the
 # check in FUNC, or of the return address of the call behind it (x86).
@@ -75,7 +84,8 @@ explains() {
 "$KCFI_GCC" -fsanitize=kcfi -g -O2 -o "$T/prog" "$SRC" &&
 	"$KCFI_GCC" -fsanitize=kcfi -g -O2 -c -o "$T/mod.o" "$SRC" &&
 	mkdir -p "$T/lib/modules/kernel/drivers" &&
-	ld -r -o "$T/lib/modules/kernel/drivers/expl-mod.ko" "$T/mod.o" ||
+	ld -r -o "$T/lib/modules/kernel/drivers/expl-mod.ko" "$T/mod.o" &&
+	"$KCFI_GCC" -fsanitize=kcfi -fplugin-arg-kcfi-no-conversions -g -O2 -o "$T/prog-noconv" "$SRC" ||
 	{ fail "kcfi-gcc on explain.c"; finish; }
 KO=$T/lib/modules/kernel/drivers/expl-mod.ko
 P_PUT=$(frame "" "$T/prog" call_put trap)
@@ -103,7 +113,7 @@ cat > "$T/kcfi.log" <<EOF
 [   12.346700]  main+0x33/0x60
 [   12.346800]  </TASK>
 EOF
-check "x86_64 kCFI 6.12, cfi=norand: the ops table's call explained" explained kcfi 1 "$T/kcfi.log" "$T/prog"
+check "x86_64 kCFI 6.12, cfi=norand: the ops table's call explained" explained kcfi 0 "$T/kcfi.log" "$T/prog"
 check "  ... the call line, void (int *) against int (long), return and parameter 1" explains kcfi \
 	call_put "$PUT" 'void \(int \*\)' add_one 'int \(long\)' \
 	'return: the call expects void, add_one returns int' \
@@ -111,8 +121,14 @@ check "  ... the call line, void (int *) against int (long), return and paramete
 check "  ... the target's definition line" says kcfi "^  target: add_one, defined at .*explain\\.c:$ADD_ONE "
 check "  ... trapping, the printed id is the file's (no re-randomization note)" sh -c \
 	"grep -q '^  kernel: x86_64 kCFI, trapping' '$T/kcfi.out' && ! grep -q 'kernel printed' '$T/kcfi.out'"
-check "  ... no conversion records: said what cannot be said" \
-	says kcfi '^  the line to fix: unknown: no file read holds conversion records'
+check "  ... the line to fix: the cast in the table's initializer" \
+	fixes kcfi "explain\\.c:$CONV_PUT" init table add_one 'void \(int \*\)'
+check "  ... and the union's store of the same function" \
+	fixes kcfi "explain\\.c:$CONV_UNION" assign main add_one 'void \(int \*\)'
+check "built without conversion records: the rest explained, exit 1" \
+	explained noconv 1 "$T/kcfi.log" "$T/prog-noconv"
+check "  ... said what cannot be said" \
+	says noconv '^  the line to fix: unknown: no file read holds conversion records'
 
 # 2. Linux 6.1, permissive, from journalctl -k, in a module found in a
 #    modules directory ('-' in the file name, '_' in the log), the id
@@ -128,10 +144,12 @@ Jan 12 10:00:01 host kernel:  do_one_initcall+0x41/0x200
 Jan 12 10:00:01 host kernel: ---[ end trace 0000000000000000 ]---
 EOF
 check "x86_64 kCFI 6.1, permissive, journal prefix, module in a directory" \
-	explained perm 1 "$T/perm.log" "$T/prog" "$T/lib/modules"
+	explained perm 0 "$T/perm.log" "$T/prog" "$T/lib/modules"
 check "  ... call_get in expl-mod.ko, parameter 2 differs" explains perm \
 	call_get "$GET" 'long \(long, unsigned long\)' get_two 'long \(long, int\)' \
 	'parameter 2: the call passes unsigned long, get_two takes int'
+check "  ... the line to fix: the module's table" \
+	fixes perm "explain\\.c:$CONV_GET" init table get_two 'long \(long, unsigned long\)'
 check "  ... the module's file named" says perm "^  caller: call_get, .*\\(.*expl-mod\\.ko: "
 check "  ... permissive" says perm '^  kernel: x86_64 kCFI, permissive'
 check "  ... the printed id is not the file's: re-randomized, said so" \
@@ -163,9 +181,9 @@ check "  ... call_void's line, void (int *) against unsigned char (const char *,
 check "  ... FineIBT named" says fineibt '^  kernel: x86_64 FineIBT, trapping'
 check "  ... the random id matches nothing, said so" says fineibt 'kernel printed 0x5eed1234'
 
-# 4. KCFI_CONVERSION records (common/exempt.h), assembled by hand until
-#    kcfi-as writes them: one of add_one to the call's type (the line to
-#    fix) and one to another type.
+# 4. KCFI_CONVERSION records (common/exempt.h) assembled by hand, in a
+#    program built without the plugin's: one of add_one to the call's type
+#    (the line to fix) and one to another type.
 FN_ID=$(fnv1a _ZTSFilE) PTR_ID=$(fnv1a _ZTSFvPiE) OTHER_ID=$(fnv1a _ZTSFvvE)
 conv() {	# FN-ID PTR-ID STRINGS...: one record and its strings
 	cv_ids=$(printf '0x%08x%08x' $(($2)) $(($1)))
@@ -183,7 +201,7 @@ conv() {	# FN-ID PTR-ID STRINGS...: one record and its strings
 	conv "$FN_ID" "$PTR_ID" add_one _ZTSFilE _ZTSFvPiE explain.c 35 table init
 } > "$T/conv.s"
 as -o "$T/conv.o" "$T/conv.s" &&
-	"$KCFI_GCC" -fsanitize=kcfi -g -O2 -o "$T/prog-conv" "$SRC" "$T/conv.o" ||
+	"$KCFI_GCC" -fsanitize=kcfi -fplugin-arg-kcfi-no-conversions -g -O2 -o "$T/prog-conv" "$SRC" "$T/conv.o" ||
 	fail "linking hand-made conversion records"
 P_PUT_C=$(frame "" "$T/prog-conv" call_put trap)
 sed "s|$P_PUT|$P_PUT_C|g" "$T/kcfi.log" > "$T/conv.log"
@@ -216,12 +234,14 @@ kern  :warn  : [   20.000003] pc : $P [arm64]
 kern  :warn  : [   20.000004] Call trace:
 kern  :warn  : [   20.000005]  $P [arm64]
 EOF
-	check "arm64 (dmesg -x): the union's call explained" explained arm64 1 "$T/arm64.log" "$T/arm64.ko"
+	check "arm64 (dmesg -x): the union's call explained" explained arm64 0 "$T/arm64.log" "$T/arm64.ko"
 	check "  ... call_union's line, void (int *) against int (long)" explains arm64 \
 		call_union "$UNION" 'void \(int \*\)' add_one 'int \(long\)' \
 		'return: the call expects void, add_one returns int' \
 		'parameter 1: the call passes int \*, add_one takes long'
 	check "  ... arm64, trapping" says arm64 '^  kernel: arm64, trapping'
+	check "  ... the line to fix: the union's store" \
+		fixes arm64 "explain\\.c:$CONV_UNION" assign main add_one 'void \(int \*\)'
 fi
 if cross riscv64-linux-gnu riscv.ko; then
 	P=$(frame riscv64-linux-gnu- "$T/riscv.ko" call_get trap)
@@ -230,7 +250,7 @@ if cross riscv64-linux-gnu riscv.ko; then
 [   30.100001] Oops - CFI [#1]
 [   30.100002] epc : $P [riscv]
 EOF
-	check "riscv64: the ops table's call explained" explained riscv 1 "$T/riscv.log" "$T/riscv.ko"
+	check "riscv64: the ops table's call explained" explained riscv 0 "$T/riscv.log" "$T/riscv.ko"
 	check "  ... parameter 2" explains riscv call_get "$GET" 'long \(long, unsigned long\)' \
 		get_two 'long \(long, int\)' 'parameter 2: the call passes unsigned long, get_two takes int'
 fi
@@ -240,7 +260,7 @@ if cross arm-linux-gnueabihf arm.ko; then
 [   40.000000] CFI failure at $P [arm] (target: add_one+0x0/0x6 [arm]; expected type: 0x12345678)
 [   40.000001] WARNING: CPU: 0 PID: 61 at $P [arm]
 EOF
-	check "arm (our 6.12 patch), permissive: explained" explained arm 1 "$T/arm.log" "$T/arm.ko"
+	check "arm (our 6.12 patch), permissive: explained" explained arm 0 "$T/arm.log" "$T/arm.ko"
 	check "  ... the ops table's call, void (int *) against int (long)" explains arm \
 		call_put "$PUT" 'void \(int \*\)' add_one 'int \(long\)' \
 		'parameter 1: the call passes int \*, add_one takes long'
@@ -281,8 +301,10 @@ check "  ... still void (int *) against int (long)" explains norec \
 	'parameter 1: the call passes int \*, add_one takes long'
 "$KCFI_GCC" -fsanitize=kcfi -O2 -o "$T/prog-nog" "$SRC"
 sed "s|$P_PUT|$(frame "" "$T/prog-nog" call_put trap)|g" "$T/kcfi.log" > "$T/nog.log"
-check "records but no DWARF: the types named, the lines not" explained nog 1 "$T/nog.log" "$T/prog-nog"
+check "records but no DWARF: the types named, the lines not" explained nog 0 "$T/nog.log" "$T/prog-nog"
 check "  ... types" says nog '^  the call expects: void \(int \*\)  \[_ZTSFvPiE'
+check "  ... the line to fix still, from the records" \
+	fixes nog "explain\\.c:$CONV_PUT" init table add_one 'void \(int \*\)'
 check "  ... no definition line, said so" says nog '^  target: add_one, its definition unknown \(.*prog-nog has no DWARF for it\)'
 check "the wrong build (no check traps there): said so" sh -c \
 	"sed 's|$P_PUT|call_put+0x1/0x99|' '$T/kcfi.log' > '$T/wrong.log';

@@ -56,6 +56,10 @@ line ~ /^\.kcfi_/ {
 		if (pending != "") err("two call-site directives in a row")
 		if (op == ".kcfi_call" && !(w[2] in types)) err("undefined id " w[2])
 		pending = op
+	} else if (op == ".kcfi_conversion") {
+		q = "\"([^\"\\\\]|\\\\.)*\""
+		if (line !~ ("^\\.kcfi_conversion ([^ ,\"]+|" q "), " q ", " q ", " q ", [0-9]+, " q ", (cast|init|assign|arg|return|void\\*|decl)$"))
+			err("malformed .kcfi_conversion")
 	} else if (op != ".kcfi_version" && op != ".kcfi_require_plugin")
 		err("unknown directive " op)
 	next

@@ -85,6 +85,7 @@ BEGIN { inapp = 0; pend = "" }
 		pend = s; sub(/[ \t;].*/, "", pend)
 		pend_id = s; sub(/^\.kcfi_call[ \t]+/, "", pend_id); sub(/[ \t;].*/, "", pend_id)
 		pend_line = NR
+		pend_skip = 0
 		next
 	}
 	if (s ~ /^\.type[ \t]/ && s ~ /(@|%)function/) {
@@ -117,6 +118,11 @@ BEGIN { inapp = 0; pend = "" }
 		} else if (pend == ".kcfi_call_direct") {
 			if (k) direct++
 		} else if (pend == ".kcfi_branch_nocall") {
+			# aarch64 jump tables are a pattern (ldr/ldrb/ldrh; adr; add;
+			# br) with the directive in front: the jump is the first
+			# branch within its next four statements (doc/directives.md).
+			if (arch == "aarch64" && !k && pend_skip < 3 &&
+			    s ~ /^(ldr[bh]?|ldrs[bhw]|adrp?|add)[ \t]/) { pend_skip++; next }
 			if (k != 2) bad(".kcfi_branch_nocall before '" s "', not an indirect jump")
 			else fn_nocall++
 		}

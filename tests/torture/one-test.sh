@@ -7,7 +7,9 @@
 #   TT_SRC TT_WORK TT_ARCH TT_TRIPLE TT_CC TT_KCFI_GCC TT_RUN TT_TIMEOUT
 #   TT_OBJDUMP TT_ELFCHECK (x86_64 only) TT_HERE (this directory) TT_KEEP
 #
-#   one-test.sh NAME OPT
+#   one-test.sh NAME OPTION...
+# The options are one set ("-O3 -g"); OPT below is its words joined by "_"
+# ("-O3_-g"), the name results and expected-*.txt give the set.
 # Writes one line to $TT_WORK/res/NAME@OPT:
 #   NAME OPT PLAIN KCFI ACC COUNTS...
 # PLAIN/KCFI: ok | exit:N | sig:N | timeout | nobuild | nolink, and for KCFI
@@ -15,7 +17,10 @@
 # trampoline has no type id; prepass/trampolines.cc); ACC: ok,
 # none (nothing to account), or bad:WHY; COUNTS: key=value of the accounting.
 set -u
-name=$1 opt=$2
+name=$1
+shift
+set_flags=$*
+opt=$(echo "$set_flags" | tr ' ' _)
 src=$TT_SRC/$name.c
 d=$TT_WORK/tmp/$name@$opt
 res=$TT_WORK/res/$name@$opt
@@ -27,7 +32,7 @@ ulimit -c 0
 extra=$(awk -v triple="$TT_TRIPLE" -f "$TT_HERE/dg-options.awk" "$src")
 # -w as execute.exp's default flags; dg-options come after the level, as
 # DejaGnu orders them.
-flags="$opt -w $extra"
+flags="$set_flags -w $extra"
 
 run() {
 	# run EXE: the outcome word of one execution.

@@ -18,10 +18,23 @@ BEGIN {
 	load(expect, "trap")
 	if (refusals != "") load(refusals, "refusal")
 }
+# LEVELS: sets (their words joined by "_": -O3_-g) separated by ",";
+# an item ending in "*" names every set that starts with the rest ("-O3*").
+function has_set(levels, opt,   n, l, i, p) {
+	if (levels == "*") return 1
+	n = split(levels, l, ",")
+	for (i = 1; i <= n; i++) {
+		if (l[i] == opt) return 1
+		if (l[i] ~ /\*$/) {
+			p = substr(l[i], 1, length(l[i]) - 1)
+			if (substr(opt, 1, length(p)) == p) return 1
+		}
+	}
+	return 0
+}
 function listed(name, opt, kind,   i) {
 	for (i = 1; i <= ne; i++)
-		if (ekind[i] == kind && en[i] == name &&
-		    (eo[i] == "*" || ("," eo[i] ",") ~ ("," opt ",")) &&
+		if (ekind[i] == kind && en[i] == name && has_set(eo[i], opt) &&
 		    (ea[i] == "*" || ("," ea[i] ",") ~ ("," arch ",")))
 			return i
 	return 0

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Conversions of a function's address to a function-pointer type of
+ * another type (issue 42): .kcfi_conversion (doc/directives.md 2.7).
+ *
+ * A call through such a pointer traps when the two type ids differ.  The
+ * plugin reports every place it can see and leaves the judging to kcfi-as,
+ * which knows the ids (the plugin does no hashing): kcfi-as writes a
+ * KCFI_CONVERSION record (common/exempt.h) where they differ, warns under
+ * -Wkcfi-cast, and kcfi-audit --mismatches lists the records of a build.
+ *
+ * Where the plugin looks, in cc1 only:
+ *
+ *   PLUGIN_PRE_GENERICIZE   a function's body, as the C front end built it:
+ *                           casts, assignments (also into a union that has
+ *                           a member of another function-pointer type),
+ *                           arguments, returns, automatic initializers;
+ *                           the gimplifier would drop the pointer
+ *                           conversions as useless
+ *   PLUGIN_FINISH_DECL      the initializer of a variable of static storage
+ *                           (ops tables: CONSTRUCTORs, unions)
+ *   PLUGIN_FINISH_UNIT      the directives, after the IPA-start walk has
+ *                           printed the unit's function types (the order
+ *                           anonymous tags are numbered in stays Clang's)
+ *
+ * Kinds (KCFI_CONVERSION_KINDS): by the place the converted pointer goes
+ * to -- the right side of an assignment (assign), an argument (arg), a
+ * return value (return), an initializer (init), anything else, such as a
+ * call through the cast, a comparison (cast) -- and void* whenever the
+ * address passed through a type that is no function pointer (void *, an
+ * integer) or through a local variable all of whose definitions are that
+ * function's address.  decl: the address of a function the unit only
+ * declares, once per function, at its first place, with the declared type
+ * on both sides; kcfi-audit compares it with the definition's preamble.
+ *
+ * Not seen: addresses that cross a function boundary as void * (stored in
+ * a global, passed to a function that converts), conversions in slim or
+ * fat LTO compilations (the front end's types are gone by the end of the
+ * unit), compound literals, and casts of a pointer variable that is not a
+ * function's address by the rules above.
+ */
+#include "kcfi-plugin.h"
+#include "tree-iterator.h"
+#include "hash-set.h"
+#include "ggc.h"
+#include "gtype-desc.h"
+#include "tables.h"
+
+bool kcfi_conversions = true;	/* -fplugin-arg-kcfi-no-conversions: off */
+
+/* KCFI_CONVERSION_KINDS of common/exempt.h (C only: kcfi-as refuses a
+   word it does not list).  */
+enum conv_kind
+{
+  CONV_CAST, CONV_INIT, CONV_ASSIGN, CONV_ARG, CONV_RETURN, CONV_VIA_VOID,
+  CONV_DECL
+};
+
+static const char *const kind_names[] = {
+  "cast", "init", "assign", "arg", "return", "void*", "decl"
+};
+
+/* One place; the trees stay alive through KEPT, a GC root.  */
+struct conversion
+{
+  tree fn;			/* FUNCTION_DECL */
+  tree to;			/* the pointer type */
+  const char *file;
+  int line;
+  const char *context;
+  conv_kind kind;
+};
+
+static conversion *convs;
+static size_t nconvs, convs_cap;
+static tree kept;
+static const ggc_root_tab kept_root[] = {
+  { &kept, 1, sizeof kept, &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+/* Functions the unit only declares whose address it takes: the first
+   place, by DECL_UID (decl records).  */
+static kcfi_uid_map<size_t> decl_places;	/* index + 1 into convs */
+
+static bool
+fn_pointer_type_p (tree t)
+{
+  return t && POINTER_TYPE_P (t) && FUNC_OR_METHOD_TYPE_P (TREE_TYPE (t));
+}
+
+static const char *
+name_of (tree decl)
+{
+  tree name = decl ? DECL_NAME (decl) : NULL_TREE;
+  return name ? IDENTIFIER_POINTER (name) : "";
+}
+
+/* What the walk of one function body or initializer knows.  */
+struct walk
+{
+  const char *context;		/* the function or variable */
+  location_t where;		/* the statement's, else the decl's */
+  hash_set<tree> *done;		/* conversions already recorded */
+  hash_map<tree, tree> *vars;	/* local variable -> the function it holds,
+				   error_mark_node: anything else */
+};
+
+static void
+add (walk *w, tree fn, tree to, location_t loc, conv_kind kind)
+{
+  if (loc == UNKNOWN_LOCATION)
+    loc = w->where;
+  expanded_location x = expand_location (loc);
+  if (nconvs == convs_cap)
+    {
+      convs_cap = convs_cap ? 2 * convs_cap : 64;
+      convs = XRESIZEVEC (conversion, convs, convs_cap);
+    }
+  convs[nconvs++] = { fn, to, x.file ? x.file : "", x.line, w->context, kind };
+  kept = tree_cons (fn, to, kept);
+}
+
+/* FN's address is taken at LOC: a decl record if the unit only declares
+   FN (decided at the end of the unit, as a definition may follow).  */
+static void
+note_address (walk *w, tree fn, location_t loc)
+{
+  if (!DECL_EXTERNAL (fn) || decl_places.get (DECL_UID (fn)))
+    return;
+  add (w, fn, build_pointer_type (TREE_TYPE (fn)), loc, CONV_DECL);
+  decl_places.put (DECL_UID (fn), nconvs);
+}
+
+static location_t
+loc_of (tree t)
+{
+  return t && EXPR_P (t) && EXPR_HAS_LOCATION (t) ? EXPR_LOCATION (t)
+						   : UNKNOWN_LOCATION;
+}
+
+/* E is a value of a function-pointer type going where KIND says: record
+   the function whose address it is, if it has another type.  */
+static void
+examine (walk *w, tree e, conv_kind kind)
+{
+  if (!e || !fn_pointer_type_p (TREE_TYPE (e)) || w->done->contains (e))
+    return;
+  tree to = TREE_TYPE (e);
+  location_t loc = loc_of (e);
+  bool via = false;
+  tree inner = e;
+  while (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR
+	 || TREE_CODE (inner) == SAVE_EXPR)
+    {
+      w->done->add (inner);
+      if (loc == UNKNOWN_LOCATION)
+	loc = loc_of (inner);
+      inner = TREE_OPERAND (inner, 0);
+      via |= !fn_pointer_type_p (TREE_TYPE (inner))
+	     && TREE_CODE (inner) != SAVE_EXPR;
+    }
+  tree fn = NULL_TREE;
+  if (TREE_CODE (inner) == ADDR_EXPR
+      && TREE_CODE (TREE_OPERAND (inner, 0)) == FUNCTION_DECL)
+    fn = TREE_OPERAND (inner, 0);
+  else if (w->vars && VAR_P (inner))
+    {
+      /* A variable of another function-pointer type was converted where
+	 it was set: that place is the one reported.  */
+      tree *held = w->vars->get (inner);
+      tree vt = TREE_TYPE (inner);
+      if (held && *held != error_mark_node
+	  && (!fn_pointer_type_p (vt)
+	      || TYPE_MAIN_VARIANT (TREE_TYPE (vt))
+		 == TYPE_MAIN_VARIANT (TREE_TYPE (*held))))
+	{
+	  fn = *held;
+	  via |= !fn_pointer_type_p (vt);
+	}
+    }
+  if (!fn || !prototype_p (TREE_TYPE (to)))
+    return;			/* calls through T (*)() are not checked */
+  if (TYPE_MAIN_VARIANT (TREE_TYPE (to)) == TYPE_MAIN_VARIANT (TREE_TYPE (fn)))
+    return;
+  add (w, fn, to, loc, via ? CONV_VIA_VOID : kind);
+}
+
+/* FN stored in FIELD of a union: the union's other function-pointer
+   members read it as their types.  */
+static void
+union_store (walk *w, tree field, tree value, location_t loc, conv_kind kind)
+{
+  tree u = DECL_CONTEXT (field);
+  if (!u || TREE_CODE (u) != UNION_TYPE || !fn_pointer_type_p (TREE_TYPE (field)))
+    return;
+  tree inner = value;
+  while (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR)
+    inner = TREE_OPERAND (inner, 0);
+  if (TREE_CODE (inner) != ADDR_EXPR
+      || TREE_CODE (TREE_OPERAND (inner, 0)) != FUNCTION_DECL)
+    return;
+  tree fn = TREE_OPERAND (inner, 0);
+  for (tree f = TYPE_FIELDS (u); f; f = DECL_CHAIN (f))
+    if (TREE_CODE (f) == FIELD_DECL && f != field
+	&& fn_pointer_type_p (TREE_TYPE (f))
+	&& prototype_p (TREE_TYPE (TREE_TYPE (f)))
+	&& TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (f)))
+	   != TYPE_MAIN_VARIANT (TREE_TYPE (fn)))
+      add (w, fn, TREE_TYPE (f), loc, kind);
+}
+
+static void init_value (walk *w, tree init, location_t loc);
+
+/* The elements of a CONSTRUCTOR, nested ones too.  */
+static void
+init_ctor (walk *w, tree ctor, location_t loc)
+{
+  if (w->done->add (ctor))
+    return;
+  unsigned i;
+  tree field, value;
+  FOR_EACH_CONSTRUCTOR_ELT (CONSTRUCTOR_ELTS (ctor), i, field, value)
+    {
+      location_t at = loc_of (value) != UNKNOWN_LOCATION ? loc_of (value) : loc;
+      if (field && TREE_CODE (field) == FIELD_DECL)
+	union_store (w, field, value, at, CONV_INIT);
+      init_value (w, value, at);
+    }
+}
+
+static void
+init_value (walk *w, tree init, location_t loc)
+{
+  if (!init || init == error_mark_node)
+    return;
+  if (TREE_CODE (init) == CONSTRUCTOR)
+    {
+      init_ctor (w, init, loc);
+      return;
+    }
+  location_t saved = w->where;
+  if (loc != UNKNOWN_LOCATION)
+    w->where = loc;
+  examine (w, init, CONV_INIT);
+  w->where = saved;
+}
+
+static tree body_node (tree *tp, int *walk_subtrees, void *data);
+
+/* Walk T, whatever it is, with the same state (nested expressions of an
+   initializer, the operands of an assignment).  */
+static void
+walk_more (walk *w, tree t)
+{
+  if (t)
+    walk_tree_without_duplicates (&t, body_node, w);
+}
+
+static tree
+body_node (tree *tp, int *walk_subtrees, void *data)
+{
+  walk *w = (walk *) data;
+  tree t = *tp;
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  if (EXPR_P (t) && EXPR_HAS_LOCATION (t) && !CONVERT_EXPR_P (t))
+    w->where = EXPR_LOCATION (t);
+  switch (TREE_CODE (t))
+    {
+    case MODIFY_EXPR:
+    case INIT_EXPR:
+      {
+	tree lhs = TREE_OPERAND (t, 0), rhs = TREE_OPERAND (t, 1);
+	conv_kind kind = TREE_CODE (lhs) == RESULT_DECL ? CONV_RETURN
+							: CONV_ASSIGN;
+	examine (w, rhs, kind);
+	if (TREE_CODE (lhs) == COMPONENT_REF)
+	  union_store (w, TREE_OPERAND (lhs, 1), rhs, loc_of (t), kind);
+	break;
+      }
+    case CALL_EXPR:
+      {
+	/* A direct call takes no address.  */
+	if (TREE_CODE (CALL_EXPR_FN (t)) == ADDR_EXPR)
+	  w->done->add (CALL_EXPR_FN (t));
+	examine (w, CALL_EXPR_FN (t), CONV_CAST);
+	for (int i = 0; i < call_expr_nargs (t); i++)
+	  examine (w, CALL_EXPR_ARG (t, i), CONV_ARG);
+	break;
+      }
+    case BIND_EXPR:
+      /* walk_tree would walk the initializers of its variables as
+	 expressions, static ones (finish_decl's) too.  */
+      for (tree d = BIND_EXPR_VARS (t); d; d = DECL_CHAIN (d))
+	if (VAR_P (d) && !TREE_STATIC (d) && !DECL_EXTERNAL (d)
+	    && DECL_INITIAL (d))
+	  {
+	    init_value (w, DECL_INITIAL (d), DECL_SOURCE_LOCATION (d));
+	    walk_more (w, DECL_INITIAL (d));
+	  }
+      walk_more (w, BIND_EXPR_BODY (t));
+      *walk_subtrees = 0;
+      break;
+    case CONSTRUCTOR:
+      init_ctor (w, t, w->where);
+      break;
+    case ADDR_EXPR:
+      if (TREE_CODE (TREE_OPERAND (t, 0)) == FUNCTION_DECL
+	  && !w->done->contains (t))
+	note_address (w, TREE_OPERAND (t, 0), w->where);
+      break;
+    default:
+      if ((CONVERT_EXPR_P (t) || TREE_CODE (t) == NON_LVALUE_EXPR)
+	  && !w->done->contains (t))
+	examine (w, t, CONV_CAST);
+      break;
+    }
+  return NULL_TREE;
+}
+
+/* Local variables whose every definition is the address of one function:
+   a conversion of the variable is a conversion of that function.  */
+static tree
+collect_var (tree *tp, int *walk_subtrees, void *data)
+{
+  hash_map<tree, tree> *vars = (hash_map<tree, tree> *) data;
+  tree t = *tp, var = NULL_TREE, value = NULL_TREE;
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  if ((TREE_CODE (t) == MODIFY_EXPR || TREE_CODE (t) == INIT_EXPR)
+      && VAR_P (TREE_OPERAND (t, 0)))
+    var = TREE_OPERAND (t, 0), value = TREE_OPERAND (t, 1);
+  else if (TREE_CODE (t) == DECL_EXPR && VAR_P (DECL_EXPR_DECL (t))
+	   && DECL_INITIAL (DECL_EXPR_DECL (t)))
+    var = DECL_EXPR_DECL (t), value = DECL_INITIAL (var);
+  else if (TREE_CODE (t) == ADDR_EXPR && VAR_P (TREE_OPERAND (t, 0)))
+    {
+      vars->put (TREE_OPERAND (t, 0), error_mark_node);	/* written anywhere */
+      return NULL_TREE;
+    }
+  else if ((TREE_CODE (t) == PREINCREMENT_EXPR || TREE_CODE (t) == POSTINCREMENT_EXPR
+	    || TREE_CODE (t) == PREDECREMENT_EXPR || TREE_CODE (t) == POSTDECREMENT_EXPR)
+	   && VAR_P (TREE_OPERAND (t, 0)))
+    {
+      vars->put (TREE_OPERAND (t, 0), error_mark_node);
+      return NULL_TREE;
+    }
+  if (!var || TREE_STATIC (var) || DECL_EXTERNAL (var) || TREE_ADDRESSABLE (var))
+    return NULL_TREE;
+  tree inner = value;
+  while (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR)
+    inner = TREE_OPERAND (inner, 0);
+  tree fn = TREE_CODE (inner) == ADDR_EXPR
+	    && TREE_CODE (TREE_OPERAND (inner, 0)) == FUNCTION_DECL
+	    ? TREE_OPERAND (inner, 0) : error_mark_node;
+  bool existed;
+  tree &held = vars->get_or_insert (var, &existed);
+  held = existed && held != fn ? error_mark_node : fn;
+  return NULL_TREE;
+}
+
+static void
+pre_genericize (void *gcc_data, void *)
+{
+  tree fndecl = (tree) gcc_data;
+  if (!kcfi_conversions || !fndecl || TREE_CODE (fndecl) != FUNCTION_DECL
+      || !DECL_SAVED_TREE (fndecl))
+    return;
+  hash_set<tree> done;
+  hash_map<tree, tree> vars;
+  tree body = DECL_SAVED_TREE (fndecl);
+  walk_tree_without_duplicates (&body, collect_var, &vars);
+  walk w = { name_of (fndecl), DECL_SOURCE_LOCATION (fndecl), &done, &vars };
+  walk_tree_without_duplicates (&body, body_node, &w);
+}
+
+static void
+finish_decl (void *gcc_data, void *)
+{
+  tree decl = (tree) gcc_data;
+  if (!kcfi_conversions || !decl || !VAR_P (decl) || !TREE_STATIC (decl)
+      || !DECL_INITIAL (decl) || DECL_INITIAL (decl) == error_mark_node)
+    return;
+  hash_set<tree> done;
+  /* A static variable inside a function is in that function.  */
+  tree ctx = current_function_decl ? current_function_decl : decl;
+  walk w = { name_of (ctx), DECL_SOURCE_LOCATION (decl), &done, NULL };
+  init_value (&w, DECL_INITIAL (decl), DECL_SOURCE_LOCATION (decl));
+  walk_more (&w, DECL_INITIAL (decl));
+}
+
+/* Source order: by file, line, then the order they were found in (the
+   initializers of a block's variables before its statements).  */
+static int
+source_order (const void *a, const void *b)
+{
+  const conversion *x = &convs[*(const size_t *) a];
+  const conversion *y = &convs[*(const size_t *) b];
+  if (int c = strcmp (x->file, y->file))
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/* The unit's .kcfi_conversion lines.  */
+void
+kcfi_write_conversions (void)
+{
+  if (!kcfi_conversions || !nconvs || !kcfi_types_intact_p ())
+    return;
+  size_t *order = XNEWVEC (size_t, nconvs);
+  for (size_t i = 0; i < nconvs; i++)
+    order[i] = i;
+  qsort (order, nconvs, sizeof *order, source_order);
+  kcfi_batch lines;
+  for (size_t i = 0; i < nconvs; i++)
+    {
+      const conversion &c = convs[order[i]];
+      if (DECL_IS_UNDECLARED_BUILTIN (c.fn) || fndecl_built_in_p (c.fn))
+	continue;
+      if (c.kind == CONV_DECL)
+	{
+	  cgraph_node *node = cgraph_node::get (c.fn);
+	  if (!DECL_EXTERNAL (c.fn) || (node && node->definition))
+	    continue;
+	}
+      kcfi_text *from = kcfi_function_type (c.fn);
+      kcfi_text *to = kcfi_conversion_type_text (c.to);
+      if (!from || !to)
+	continue;
+      kcfi_write_conversion (c.fn, from->str, to->str, c.file, c.line,
+			     c.context, kind_names[c.kind]);
+    }
+  free (order);
+}
+
+void
+kcfi_register_conversions (const char *plugin)
+{
+  register_callback (plugin, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) kept_root);
+  register_callback (plugin, PLUGIN_PRE_GENERICIZE, pre_genericize, NULL);
+  register_callback (plugin, PLUGIN_FINISH_DECL, finish_decl, NULL);
+}
