@@ -18,7 +18,9 @@
  * a register the caller does not read.  Every call stays indirect: the
  * pointer passes through OPTIMIZER_HIDE_VAR, so GCC cannot call the known
  * target directly.  The callers are noipa: no clone (.constprop, .isra)
- * renames them in the reports.
+ * renames them in the reports.  Each call is followed by a barrier(): no
+ * call is a sibling call (a jmp), which would leave its caller out of the
+ * call trace that names it under x86 FineIBT.
  */
 #include <linux/compiler.h>
 #include <linux/init.h>
@@ -47,6 +49,7 @@ static KCFI_MM_CALLER void kcfi_mm_call_static_init(int *arg)
 
 	OPTIMIZER_HIDE_VAR(run);
 	run(arg);	/* CALL: static-init */
+	barrier();
 }
 
 /* void*: the address kept as void * and cast back to another type. */
@@ -59,10 +62,13 @@ static KCFI_MM_CALLER int kcfi_mm_call_void(const char *s)
 {
 	void *slot = (void *)kcfi_mm_void_target;
 	int (*fn)(const char *);
+	int r;
 
 	fn = (int (*)(const char *))slot;	/* MISMATCH: void* */
 	OPTIMIZER_HIDE_VAR(fn);
-	return fn(s);	/* CALL: void* */
+	r = fn(s);	/* CALL: void* */
+	barrier();
+	return r;
 }
 
 /* union: stored through one member, called through another. */
@@ -86,6 +92,7 @@ static KCFI_MM_CALLER void kcfi_mm_call_union(int v)
 	fn = kcfi_mm_handler.take_int;
 	OPTIMIZER_HIDE_VAR(fn);
 	fn(v);	/* CALL: union */
+	barrier();
 }
 
 /* decl: declared here with two parameters, defined in
@@ -95,9 +102,12 @@ int kcfi_mm_decl_target(int *p, int extra);
 static KCFI_MM_CALLER int kcfi_mm_call_decl(int *p)
 {
 	int (*fn)(int *, int) = kcfi_mm_decl_target;	/* MISMATCH: decl */
+	int r;
 
 	OPTIMIZER_HIDE_VAR(fn);
-	return fn(p, 1);	/* CALL: decl */
+	r = fn(p, 1);	/* CALL: decl */
+	barrier();
+	return r;
 }
 
 static int __init kcfi_mismatch_init(void)
