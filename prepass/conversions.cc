@@ -283,8 +283,10 @@ body_node (tree *tp, int *walk_subtrees, void *data)
       }
     case CALL_EXPR:
       {
-	/* A direct call takes no address.  */
-	if (TREE_CODE (CALL_EXPR_FN (t)) == ADDR_EXPR)
+	/* A direct call takes no address.  An internal function's call
+	   (__builtin_mul_overflow, as the C front end folds it: Linux's
+	   size_mul) has no CALL_EXPR_FN at all.  */
+	if (CALL_EXPR_FN (t) && TREE_CODE (CALL_EXPR_FN (t)) == ADDR_EXPR)
 	  w->done->add (CALL_EXPR_FN (t));
 	examine (w, CALL_EXPR_FN (t), CONV_CAST);
 	for (int i = 0; i < call_expr_nargs (t); i++)

@@ -14,3 +14,9 @@ int call(long x)
 	int (*h)(mylong) = (int (*)(long))g;
 	return kept(x) + h(x) + uu.b(x) + ((il_fn)(void *)f)(x);
 }
+/* A call of an internal function, which has no function to convert (the C
+ * front end folds __builtin_mul_overflow into one: Linux's size_mul). */
+int mul(unsigned long a, unsigned long b, unsigned long *r)
+{
+	return __builtin_mul_overflow(a, b, r);
+}
