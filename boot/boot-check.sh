@@ -201,7 +201,12 @@ build_variant() {
 	elif [ "$mode" = permissive ]; then frags+=("$here/config/cfi-permissive.config")
 	else frags+=("$here/config/cfi.config"); fi
 	local cfifrag=${frags[-1]}
-	[ $mismatch = yes ] && frags+=("$here/config/mismatch.config")
+	local mfrags=()
+	if [ $mismatch = yes ]; then
+		mfrags=("$here/config/mismatch.config")
+		[ -f "$here/config/mismatch-$arch.config" ] && mfrags+=("$here/config/mismatch-$arch.config")
+		frags+=("${mfrags[@]}")
+	fi
 
 	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	[ -n "$CROSS" ] && mk+=(CROSS_COMPILE="$CROSS")
@@ -263,7 +268,7 @@ build_variant() {
 	fi > "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
 	local -a want=("${frags[@]}")
 	[ "$BOOT_CONFIG" = small ] && want=("$(cfg common.config)" "$(cfg "$arch.config")" "$cfifrag")
-	[ $mismatch = yes ] && want+=("$here/config/mismatch.config")
+	want+=("${mfrags[@]}")
 	[ "$BOOT_CONFIG" = small ] && [ -n "$row" ] && want+=("$row")
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
