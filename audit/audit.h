@@ -96,8 +96,11 @@ const char *audit_reason_name(unsigned r);
 struct counts {
 	unsigned long checked, unchecked, exempt[MAX_REASON], exempt_total;
 	unsigned long outside;		/* branches in code no instrumented unit made */
+	/* Of the findings, outside and nopreamble are not counted in the
+	 * exit status unless --strict (report.c audit_verdict). */
 	unsigned long instrumented;	/* functions kcfi-as instrumented */
 	unsigned long preambles, traps, traps_listed, findings;
+	unsigned long nopreamble;	/* address-taken functions without a preamble */
 	unsigned long arity[8];		/* x86_64 preambles by arity (b8+N) */
 };
 
@@ -222,6 +225,12 @@ extern bool audit_arity;	/* --arity: a line per preamble */
 void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void audit_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* --strict: findings outside instrumented code count in the exit status. */
+extern bool audit_strict;
+/* The exit status of an audited file: 0 or 1. */
+int audit_verdict(const struct audit_file *f);
+/* "N of the findings outside instrumented code: ..." (none if none). */
+void audit_verdict_note(const struct audit_file *f);
 void audit_report_free(struct audit_file *f);
 /* The file's Dwfl_Module when it has DWARF line information, else NULL. */
 void *audit_dwarf_module(struct audit_file *f);

@@ -5,8 +5,11 @@
  * (the arch's exact check sequence right before it, its trap listed where
  * the arch has a table) or exempt by a record of .debug_srcinfo; every
  * .kcfi_traps entry is at a trap; every address-taken function has a
- * preamble whose id agrees with its __kcfi_typeid_ symbol.  Exit status:
- * 0 all holds, 1 findings, 2 a file could not be read or bad usage. */
+ * preamble whose id agrees with its __kcfi_typeid_ symbol.  Exit status
+ * (report.c audit_verdict): 0 nothing kcfi-as instrumented is unchecked
+ * and nothing is malformed, branches outside instrumented code and
+ * functions without a preamble counting only under --strict; 1 otherwise;
+ * 2 a file could not be read or bad usage. */
 #include "config.h"
 
 #include <getopt.h>
@@ -55,11 +58,18 @@ static const char usage[] =
 	"                     target's, as C, their differences, and the conversion\n"
 	"                     that gave the target the call's type; exit status 0\n"
 	"                     all explained, 1 some in part, 2 errors, 3 no report\n"
+	"  --strict           count in the exit status what it leaves out otherwise:\n"
+	"                     branches outside instrumented code (assembly source,\n"
+	"                     code built without -fsanitize=kcfi or without records)\n"
+	"                     and address-taken functions without a preamble\n"
 	"  -q, --quiet        print the summary lines only\n"
 	"  --help             print this help and exit\n"
 	"  --version          print the version and exit\n"
 	"\n"
-	"Exit status: 0 if everything holds, 1 if there are findings, 2 on errors.\n";
+	"Exit status: 0 if no branch in instrumented code is unchecked and nothing is\n"
+	"malformed or disagrees (branches outside instrumented code and functions\n"
+	"without a preamble are reported but count only with --strict), 1 otherwise,\n"
+	"2 on errors.\n";
 
 _Static_assert((int)AUDIT_EXEMPT_PLT == (int)KCFI_EXEMPT_REASONS, "the audit's reasons follow kcfi-as's");
 
@@ -106,6 +116,7 @@ static void summary(const struct audit_file *f)
 {
 	no_records_note(f);
 	arity_line(f);
+	audit_verdict_note(f);
 	printf("%s: %s: %lu checked, %lu exempt (", f->path, f->arch->name, f->n.checked,
 	       f->n.exempt_total);
 	bool first = true;
@@ -130,7 +141,7 @@ static int audit_one(const char *path, bool targets, const struct targets_opts *
 		verify_traps(&f);
 		verify_preambles(&f);
 		summary(&f);
-		rc = f.n.findings ? 1 : 0;
+		rc = audit_verdict(&f);
 		if (targets && targets_report(&f, to))
 			rc = 2;
 	}
@@ -143,7 +154,7 @@ out:
 int main(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_CSV, O_JSON, O_PLOT, O_TOP, O_NAMES_FROM, O_HELP, O_VERSION,
-	       O_ARITY, O_EXPLAIN, O_MISMATCHES };
+	       O_ARITY, O_EXPLAIN, O_MISMATCHES, O_STRICT };
 	static const struct option longs[] = {
 		{ "targets", no_argument, NULL, O_TARGETS },
 		{ "csv", required_argument, NULL, O_CSV },
@@ -154,6 +165,7 @@ int main(int argc, char **argv)
 		{ "arity", no_argument, NULL, O_ARITY },
 		{ "explain", required_argument, NULL, O_EXPLAIN },
 		{ "mismatches", no_argument, NULL, O_MISMATCHES },
+		{ "strict", no_argument, NULL, O_STRICT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -175,6 +187,7 @@ int main(int argc, char **argv)
 		case O_ARITY: audit_arity = true; break;
 		case O_EXPLAIN: explain = optarg; break;
 		case O_MISMATCHES: mismatches = true; break;
+		case O_STRICT: audit_strict = true; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default: fputs(usage, stderr); return 2;

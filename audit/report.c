@@ -216,6 +216,53 @@ void audit_finding(struct audit_file *f, struct loc at, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* The exit status of one file (doc/kcfi-audit.md 1, "Exit status"): 1 if
+ * a finding means a lost or forged check -- a branch unchecked inside a
+ * function kcfi-as instrumented, a malformed record, trap table or
+ * preamble, a record of unknown reason, an id that disagrees with its
+ * name or its __kcfi_typeid_, a trap missing from .kcfi_traps -- or, under
+ * --strict, if anything at all was found; else 0.  Not counted without
+ * --strict: branches in code no instrumented unit made (hand-written
+ * assembly, code built without -fsanitize=kcfi, another compiler's
+ * output, a file stripped of its records), which say nothing about what
+ * kcfi-as did, and functions whose address is taken without a preamble
+ * (the C library's start files, constructors), which fail closed: a
+ * checked call of one traps. */
+bool audit_strict;
+
+static unsigned long uncounted(const struct audit_file *f)
+{
+	return f->n.outside + f->n.nopreamble;
+}
+
+int audit_verdict(const struct audit_file *f)
+{
+	if (f->n.findings > uncounted(f))
+		return 1;
+	return audit_strict && uncounted(f) ? 1 : 0;
+}
+
+/* The line before the summary that says which findings the exit status
+ * leaves out, or, under --strict, counts only because of it. */
+void audit_verdict_note(const struct audit_file *f)
+{
+	unsigned long n = uncounted(f);
+	if (!n)
+		return;
+	printf("%s: %s: %lu finding%s %s:", f->path, f->arch->name, n, n == 1 ? "" : "s",
+	       audit_strict ? "counted in the exit status because of --strict"
+			    : "not counted in the exit status (--strict counts them)");
+	if (f->n.outside)
+		printf(" %lu indirect branch%s outside instrumented code (assembly source, or built "
+		       "without -fsanitize=kcfi)%s", f->n.outside, f->n.outside == 1 ? "" : "es",
+		       f->n.nopreamble ? "," : "");
+	if (f->n.nopreamble)
+		printf(" %lu function%s whose address is taken without a preamble (a checked call "
+		       "of %s traps)", f->n.nopreamble, f->n.nopreamble == 1 ? "" : "s",
+		       f->n.nopreamble == 1 ? "it" : "one");
+	putchar('\n');
+}
+
 void audit_report_free(struct audit_file *f)
 {
 	if (f->dwfl)

@@ -212,6 +212,9 @@ void verify_preambles(struct audit_file *f)
 			if (taken[k].shndx) {
 				char t[128];
 				fmt_loc(f, taken[k], t, sizeof(t));
+				/* Fails closed (a checked call of it traps):
+				 * not counted in the exit status. */
+				f->n.nopreamble++;
 				audit_finding(f, at, "address taken (%s) but no KCFI preamble", t);
 			}
 			continue;

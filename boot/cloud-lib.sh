@@ -149,7 +149,9 @@ has_code() {
 # report in REPORT.  Each module, like vmlinux (kcfi_audit), must have
 # instrumented functions and no unchecked indirect branch among them --
 # except a module with no code at all (cast_common and nls_ucs2_utils hold
-# tables only), which has nothing to instrument.  Adds the totals to PROOF;
+# tables only), which has nothing to instrument -- and kcfi-audit must exit
+# 0 (no malformed record or disagreeing id either; branches outside
+# instrumented code do not count).  Adds the totals to PROOF;
 # lists offenders in REPORT.bad.
 kcfi_audit_modules() {
 	local tree=$1 report=$2 tmp f rel list=()
@@ -194,6 +196,12 @@ kcfi_audit_modules() {
 	[ ${#codeless[@]} -eq 0 ] || PROOF="$PROOF,codeless=${#codeless[@]}"
 	if [ "$n" -ne ${#list[@]} ] || [ "$bad" -gt 0 ]; then
 		log "kcfi-audit: $bad of ${#list[@]} modules with unchecked branches or no records, $((${#list[@]} - n)) without a summary ($report.bad)"
+		return 1
+	fi
+	# Its exit status: 1 for any lost or forged check (a malformed record,
+	# a wrong id...), not only the unchecked branches counted above.
+	if [ "$rc" -ne 0 ]; then
+		log "kcfi-audit: exit $rc: findings other than outside instrumented code ($report)"
 		return 1
 	fi
 }

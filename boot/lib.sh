@@ -232,24 +232,28 @@ kcfi_proof() {
 }
 
 # kcfi_audit VMLINUX: kcfi-audit (audit/, doc/kcfi-audit.md) on the kernel,
-# its report kept as VMLINUX.audit.  Every indirect branch in a function
-# kcfi-as instrumented must be checked or recorded in .debug (inline
-# asm, __nocfi, jump tables...): "0 unchecked".  Branches in code kcfi-as
-# never saw (.S files, units built without CFI) are counted as outside
-# instrumented code, from the ranges the kernel records, and shown in PROOF.
-# A kernel with no such ranges (built by a kcfi-as older than the records)
-# fails: there is nothing to judge it by.  Every architecture of the matrix
-# is audited, arm's ELF32 vmlinux (Thumb-2 or ARM state) too.
+# its report kept as VMLINUX.audit.  Its exit status is the verdict: 0 when
+# every indirect branch in a function kcfi-as instrumented is checked or
+# recorded in .debug (inline asm, __nocfi, jump tables...), no record,
+# trap table or preamble is malformed and no id disagrees; branches in
+# code kcfi-as never saw (.S files, units built without CFI) are counted
+# as outside instrumented code, from the ranges the kernel records, shown
+# in PROOF and not failed (no --strict).  A kernel with no such ranges
+# (built by a kcfi-as older than the records) or no checked call fails
+# too: there is nothing to judge it by, and kcfi-audit passes a file with
+# nothing instrumented.  Every architecture of the matrix is audited,
+# arm's ELF32 vmlinux (Thumb-2 or ARM state) too.
 kcfi_audit() {
-	local v=$1 sum n
+	local v=$1 sum n rc
 	"$KCFI_BUILDDIR/kcfi-audit" "$v" > "$v.audit" 2>&1
-	[ $? -le 1 ] || { log "kcfi-audit could not read $v: $(tail -1 "$v.audit")"; return 1; }
+	rc=$?
+	[ $rc -le 1 ] || { log "kcfi-audit could not read $v: $(tail -1 "$v.audit")"; return 1; }
 	sum=$(grep -E "^$v: [a-z0-9_]+: [0-9]+ checked, " "$v.audit" | tail -1)
 	local checked unchecked outside funcs
 	audit_counts "$sum"
 	PROOF="$PROOF audit:checked=${checked:-?},unchecked=${unchecked:-?},outside=${outside:-?},functions=${funcs:-?}"
-	[ -n "$sum" ] && [ "${unchecked:-1}" -eq 0 ] && [ "${checked:-0}" -gt 0 ] && [ "${funcs:-0}" -gt 0 ] ||
-		{ log "kcfi-audit: $v: $sum (findings in $v.audit)"; return 1; }
+	[ $rc -eq 0 ] && [ -n "$sum" ] && [ "${checked:-0}" -gt 0 ] && [ "${funcs:-0}" -gt 0 ] ||
+		{ log "kcfi-audit: $v: exit $rc: $sum (findings in $v.audit)"; return 1; }
 }
 
 # audit_counts SUMMARY: the counts of one kcfi-audit summary line into the

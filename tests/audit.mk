@@ -3,7 +3,8 @@
 #   verify   x86_64: good output exits 0 with exact counts (object, ld -r,
 #            shared library); each deliberately broken output is named
 #            (check removed, exemption removed, wrong preamble id, trap
-#            entry moved, check before another register), -g source lines
+#            entry moved, check before another register), -g source lines;
+#            the exit status of each class of finding, with --strict
 #   targets  --targets: distribution, CSV, JSON, the gnuplot histogram
 #   names    --targets: the mangled name of each type, from kcfi-as's
 #            records (both hashes, ld -r, a wrong record, stripped); the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/miscompile/: differential campaigns against miscompiles of checked
 # indirect calls (issue 41): programs whose call targets are loaded through
 # memory that stores may write (tests/miscompile/gen-program.py, the issue's

@@ -6,6 +6,10 @@
 # rewritten assembly, a .debug record removed, a preamble with the
 # wrong id, a .kcfi_traps entry pointing beside its ud2, a check guarding
 # another register.  Offsets come from objdump and nm, not from kcfi-audit.
+# The exit status of each class of finding, with and without --strict:
+# hand-written assembly, plain gcc, a stripped object and a function
+# whose address is taken without a preamble exit 0 (1 under --strict); a
+# lost check or trap entry, a wrong id and malformed records exit 1.
 . "$top_srcdir/tests/audit/lib.sh"
 case ${NATIVE_TRIPLE:-} in
 x86_64-*) ;;
@@ -79,11 +83,13 @@ done
 strip --strip-debug -o "$T/stripped.o" "$T/prog.o"
 "$AUDIT" "$T/stripped.o" > "$T/stripped.out" 2>&1
 echo "status $?" >> "$T/stripped.out"
-check "stripped of its debug sections: exit 1, the exempt calls counted outside, one line naming strip" sh -c \
-	"grep -qx 'status 1' '$T/stripped.out' &&
+check "stripped of its debug sections: exit 0, the exempt calls counted outside, one line naming strip" sh -c \
+	"grep -qx 'status 0' '$T/stripped.out' &&
 	 grep -q '^$T/stripped.o: x86_64: 2 checked, 0 exempt (), 0 unchecked, 3 outside instrumented code, 0 instrumented functions, ' '$T/stripped.out' &&
 	 grep -qx '$T/stripped.o: x86_64: KCFI checks but no .debug records: built by another compiler, or stripped of its debug sections (strip --strip-debug, INSTALL_MOD_STRIP=1); the 3 branches outside instrumented code may include calls kcfi-as left unchecked on purpose: audit the file as built' '$T/stripped.out'"
 check "as built: no such line" sh -c "! '$AUDIT' '$T/prog.o' | grep -q 'no .debug records'"
+check "stripped: nothing can be judged lost, so --strict alone fails it" sh -c \
+	". '$A/lib.sh'; uncounted_only '$T/stripped.o' 3"
 # A linker script that places only what binutils' default script places (no
 # rule of ours), orphans reported as Linux reports them (an error under
 # CONFIG_WERROR): the records are no orphan and reach the output, where the
@@ -100,7 +106,7 @@ check "a link with the stock script: the records are no orphan and reach the out
 check "the same link with the old section name: an orphan" \
 	grep -q 'orphan section .\.debug_kcfi_exempt' "$T/stock-oldname.err"
 check "an object built without -fsanitize=kcfi: its calls are named, as outside instrumented code" sh -c \
-	"gcc -O2 -c -o '$T/plain.o' '$A/prog.c' && . '$A/lib.sh' && audited '$T/plain.o' 1 &&
+	"gcc -O2 -w -c -o '$T/plain.o' '$A/prog.c' && . '$A/lib.sh' && uncounted_only '$T/plain.o' 9 &&
 	 grep -q '<apply>: indirect call .* outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\$' '$T/plain.o.audit' &&
 	 grep -q ': 0 checked, 0 exempt (), 0 unchecked, 5 outside instrumented code, 0 instrumented functions, ' '$T/plain.o.audit'"
 # A hand-written function in the same object: outside, the C code checked.
@@ -109,7 +115,7 @@ printf '\t.text\n\t.globl\thand\n\t.type\thand, @function\nhand:\n\tjmp\t*%%rdi\
 as -o "$T/mixed.o" "$T/mixed.s"
 hand=$(nm "$T/mixed.o" | awk '$3 == "hand" { print $1 }')
 check "hand-written assembly next to C: named as outside, the rest holds" sh -c \
-	". '$A/lib.sh'; audited '$T/mixed.o' 1 && has_line '$T/mixed.o' \
+	". '$A/lib.sh'; uncounted_only '$T/mixed.o' 1 && has_line '$T/mixed.o' \
 	 \"$T/mixed.o: .text+$(hex "$hand") <hand>: indirect jump 'jmp rdi' outside the code kcfi-as instrumented (assembly source, or built without -fsanitize=kcfi)\" &&
 	 grep -q ': 2 checked, 3 exempt (inline-asm 1, no-sanitize 1, jump-table 1), 0 unchecked, 1 outside instrumented code, $NF instrumented functions, ' '$T/mixed.o.audit'"
 
@@ -120,7 +126,7 @@ check "hand-written assembly next to C: named as outside, the rest holds" sh -c 
 printf '\t.text\n\t.globl\tsized\n\t.type\tsized, @function\nsized:\n\tret\n\t.size\tsized, 1\nuntyped_code:\n\txorl\t%%ebp, %%ebp\n\tcall\t*initial(%%rip)\n\tud2\n\t.data\ninitial:\n\t.quad\tsized\n' > "$T/untyped.s"
 as -o "$T/untyped.o" "$T/untyped.s"
 check "a branch under an untyped label after a function: named by the label" sh -c \
-	". '$A/lib.sh'; audited '$T/untyped.o' 1 &&
+	". '$A/lib.sh'; uncounted_only '$T/untyped.o' 2 &&
 	 grep -q \"^$T/untyped.o: .text+0x3 <untyped_code>: indirect call 'call qword ptr \\[rip\\]' outside the code kcfi-as instrumented\" '$T/untyped.o.audit'"
 
 # -- a check removed by hand ------------------------------------------------
@@ -230,7 +236,7 @@ for mode in pie nopie static; do
 	text=$(readelf -SW "$T/taker-$mode" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" { print $3 }')
 	fn=$(nm "$T/taker-$mode" | awk '$3 == "taken_plain" { print $1 }')
 	check "$mode: taken_plain's address taken by main's code, no preamble: named with the instruction" sh -c \
-		"[ -n '$at' ] && [ -n '$text' ] && . '$A/lib.sh' && audited '$T/taker-$mode' 1 &&
+		"[ -n '$at' ] && [ -n '$text' ] && . '$A/lib.sh' && audited '$T/taker-$mode' 0 &&
 		 grep -qx '$T/taker-$mode: .text+$(printf '0x%x' $((0x${fn:-0} - 0x${text:-0}))) <taken_plain>: address taken (.text+$(printf '0x%x' $((0x${at:-0} - 0x${text:-0})))) but no KCFI preamble' '$T/taker-$mode.audit'"
 done
 
@@ -248,9 +254,64 @@ printf '\t.text\n\t.globl hand\n\t.type hand, @function\nhand:\n\tjmp *%%rax\n\t
 	"$KCFI_GCC" -fsanitize=kcfi -O2 -c -o "$T/weak.o" "$T/weak.c" && as -o "$T/hand.o" "$T/hand.s" &&
 	ld -r -o "$T/weakover.o" "$T/strong.o" "$T/hand.o" "$T/weak.o"
 check "weak definition replaced: the hand-written jump between is outside, not unchecked" sh -c \
-	". '$A/lib.sh'; audited '$T/weakover.o' 1 &&
+	". '$A/lib.sh'; uncounted_only '$T/weakover.o' 1 &&
 	 grep -q '<hand>: indirect jump .jmp rax. outside the code kcfi-as instrumented' '$T/weakover.o.audit' &&
 	 grep -q ': 1 checked, 0 exempt (), 0 unchecked, 1 outside instrumented code, ' '$T/weakover.o.audit'"
+
+# -- the exit status of each class (doc/kcfi-audit.md 1, "Exit status") -------
+# Good output passes --strict too; what means a lost or forged check exits
+# 1 with or without it; what lies outside instrumented code (above) exits 0
+# unless --strict.
+check "good output: --strict exits 0 as well, no line about uncounted findings" sh -c \
+	". '$A/lib.sh'; audited '$T/prog.o' 0 --strict && ! grep -q 'counted in the exit status' '$T/prog.o.audit'"
+check "plain gcc's object: its functions without preambles are named and not counted either" sh -c \
+	"[ \$(grep -c '<[a-z_]*>: address taken (.*) but no KCFI preamble\$' '$T/plain.o.audit') -eq 4 ] &&
+	 grep -q ': 9 findings not counted in the exit status (--strict counts them): 5 indirect branches outside instrumented code (assembly source, or built without -fsanitize=kcfi), 4 functions whose address is taken without a preamble (a checked call of one traps)\$' '$T/plain.o.audit'"
+for o in nocheck badid-both badtrap badreg; do
+	check "$o.o: exit 1 under --strict too, and no line about uncounted findings" sh -c \
+		". '$A/lib.sh'; audited '$T/$o.o' 1 --strict && ! grep -q 'counted in the exit status' '$T/$o.o.audit'"
+done
+# A function kcfi-as instrumented whose preamble is gone (the __cfi_ symbol
+# and its bytes), its address taken by prog.c's table: named, but it fails
+# closed (a checked call of it traps), so only --strict counts it, as for
+# the start files' functions and constructors without one.
+awk '/^\t\.globl\t__cfi_inc$/ { skip = 1 } skip && /^\t\.size\t__cfi_inc, / { skip = 0; next }
+     !skip' "$T/prog.k.s" > "$T/nopre.s"
+as -o "$T/nopre.o" "$T/nopre.s"
+inc=$(nm "$T/nopre.o" | awk '$3 == "inc" { print $1 }')
+check "an instrumented function's preamble removed: named, exit 0 (1 under --strict)" sh -c \
+	"[ -n '$inc' ] && . '$A/lib.sh' && uncounted_only '$T/nopre.o' 1 &&
+	 grep -qx '$T/nopre.o: .text+$(hex "${inc:-0}") <inc>: address taken (.data[.a-z]*+0x0) but no KCFI preamble' '$T/nopre.o.audit' &&
+	 grep -q ': 1 finding not counted in the exit status (--strict counts them): 1 function whose address is taken without a preamble (a checked call of it traps)\$' '$T/nopre.o.audit'"
+# Malformed records, appended to the rewritten text: a record of an unknown
+# reason, a type name record of no length, a section cut mid-record.
+for bad in reason name cut; do
+	cp "$T/prog.k.s" "$T/rec-$bad.s"
+	case $bad in
+	reason) printf '\t.text\n.Lbad:\n\tnop\n\t.pushsection\t.debug,"",%%progbits\n\t.balign\t8\n\t.quad\t.Lbad, .Lbad, 40\n\t.popsection\n' ;;
+	name) printf '\t.pushsection\t.debug,"",%%progbits\n\t.balign\t8\n\t.quad\t0x1234, 0, 65\n\t.popsection\n' ;;
+	cut) printf '\t.pushsection\t.debug,"",%%progbits\n\t.balign\t8\n\t.quad\t0\n\t.popsection\n' ;;
+	esac >> "$T/rec-$bad.s"
+	as -o "$T/rec-$bad.o" "$T/rec-$bad.s" || fail "assembling rec-$bad.s"
+done
+check "a record of an unknown reason: named, exit 1" sh -c \
+	". '$A/lib.sh'; audited '$T/rec-reason.o' 1 &&
+	 grep -q '^$T/rec-reason.o: .text+0x[0-9a-f]* <[a-z_]*>: .debug record with unknown reason 40\$' '$T/rec-reason.o.audit'"
+check "a type name record of no length: malformed, exit 1" sh -c \
+	". '$A/lib.sh'; audited '$T/rec-name.o' 1 &&
+	 grep -q '^$T/rec-name.o: .debug+0x[0-9a-f]* <?>: malformed type name record in .debug\$' '$T/rec-name.o.audit'"
+check "a section cut mid-record: named, exit 1" sh -c \
+	". '$A/lib.sh'; audited '$T/rec-cut.o' 1 &&
+	 grep -q ': .debug is [0-9]* bytes, not a whole number of 24-byte records\$' '$T/rec-cut.o.audit'"
+# -q: the summary lines, the one about outside findings with them.
+check "-q: the summary and the line about uncounted findings only" sh -c \
+	"'$AUDIT' -q '$T/mixed.o' > '$T/mixed.q'; [ \$? -eq 0 ] && [ \$(wc -l < '$T/mixed.q') -eq 2 ] &&
+	 grep -qx '$T/mixed.o: x86_64: 1 finding not counted in the exit status (--strict counts them): 1 indirect branch outside instrumented code (assembly source, or built without -fsanitize=kcfi)' '$T/mixed.q'"
+# Several files: the worst status wins; --strict applies to each.
+check "several files: exit 1 if one has a lost check, 0 if only outside findings" sh -c \
+	"'$AUDIT' -q '$T/prog.o' '$T/mixed.o' >/dev/null; [ \$? -eq 0 ] &&
+	 { '$AUDIT' -q '$T/mixed.o' '$T/nocheck.o' >/dev/null; [ \$? -eq 1 ]; } &&
+	 { '$AUDIT' -q --strict '$T/prog.o' '$T/mixed.o' >/dev/null; [ \$? -eq 1 ]; }"
 
 # -- usage and unreadable files ----------------------------------------------
 check "no such file: exit 2, the message names it" sh -c \

@@ -4,7 +4,10 @@
 # builds, on arm too: arm's ELF32 vmlinux is audited like the others, not
 # passed over.  The kernel is stood in for by ld -r of prog.c and
 # target.c (Thumb-2 and ARM state): it passes with the counts in PROOF;
-# with apply()'s check removed by hand it fails.
+# with apply()'s check removed by hand it fails; with hand-written
+# assembly linked in it passes (outside instrumented code, in PROOF); with
+# a malformed record and nothing unchecked it fails (kcfi-audit's exit
+# status, not the counts, is the verdict).
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not found"
 A=$top_srcdir/tests/audit
@@ -45,6 +48,21 @@ for m in thumb arm; do
 	boot_audit "$n-bad" > "$n-bad.out" 2>&1
 	check "$m: a check removed: kcfi_audit fails, 1 unchecked" sh -c \
 		"grep -q '^status=1 PROOF= audit:checked=1,unchecked=1,' '$n-bad.out' &&
-		 grep -q '^log: kcfi-audit: $n-bad: $n-bad: arm: 1 checked, ' '$n-bad.out'"
+		 grep -q '^log: kcfi-audit: $n-bad: exit 1: $n-bad: arm: 1 checked, ' '$n-bad.out'"
+	# Hand-written assembly linked in: outside instrumented code, in PROOF,
+	# not failed (kcfi-audit's exit status 0).
+	printf '\t.text\n\t.arm\n\t.globl\thand\n\t.type\thand, %%function\nhand:\n\tblx\tr2\n\tbx\tlr\n\t.size\thand, .-hand\n\t.section\t.note.GNU-stack,"",%%progbits\n' > "$n-hand.s"
+	$tr-as -o "$n-hand.o" "$n-hand.s" && $tr-ld -r -o "$n-hand" "$n-prog.o" "$n-hand.o" "$n-target.o"
+	boot_audit "$n-hand" > "$n-hand.out" 2>&1
+	check "$m: hand-written assembly: kcfi_audit passes, 1 outside in PROOF" \
+		grep -qx "status=0 PROOF= audit:checked=2,unchecked=0,outside=1,functions=$fns" "$n-hand.out"
+	# A malformed record (a type name of no length) with every branch
+	# checked: the exit status fails it, not the counts.
+	{ cat "$n-prog.k.s"; printf '\t.pushsection\t.debug,"",%%progbits\n\t.balign\t8\n\t.word\t0x1234, 0, 0, 0, 65, 0\n\t.popsection\n'; } > "$n-rec.s"
+	$tr-as -o "$n-rec.o" "$n-rec.s" && $tr-ld -r -o "$n-rec" "$n-target.o" "$n-rec.o"
+	boot_audit "$n-rec" > "$n-rec.out" 2>&1
+	check "$m: a malformed record, nothing unchecked: kcfi_audit fails on the exit status" sh -c \
+		"grep -qx 'status=1 PROOF= audit:checked=2,unchecked=0,outside=0,functions=$fns' '$n-rec.out' &&
+		 grep -q '^log: kcfi-audit: $n-rec: exit 1: ' '$n-rec.out' && grep -q 'malformed type name record' '$n-rec.audit'"
 done
 finish

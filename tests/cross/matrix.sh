@@ -56,6 +56,7 @@ audited() {	# EXE
 	"$AUDIT" "$1" >"$T/audit.out" 2>&1
 	_rc=$?
 	[ $_rc -le 128 ] || { echo "kcfi-audit died of signal $((_rc - 128))"; return 1; }
+	[ $_rc -eq 0 ] || { echo "kcfi-audit: exit status $_rc"; cat "$T/audit.out"; return 1; }
 	tail -n 1 "$T/audit.out" | grep ': 3 checked, .* 0 unchecked,' || { cat "$T/audit.out"; return 1; }
 }
 UNAUDITED=0

@@ -27,6 +27,7 @@ audited() {
 	"$AUDIT" "$1" >"$T/audit.out" 2>&1
 	rc=$?
 	[ $rc -le 128 ] || { echo "kcfi-audit died of signal $((rc - 128))"; return 1; }
+	[ $rc -eq 0 ] || { echo "kcfi-audit: exit status $rc"; cat "$T/audit.out"; return 1; }
 	tail -n 1 "$T/audit.out" | grep ': 3 checked, .* 0 unchecked,' || { cat "$T/audit.out"; return 1; }
 }
 

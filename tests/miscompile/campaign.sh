@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A differential campaign against miscompiles of checked indirect calls
 # (issue 41): programs whose call targets are loaded through memory that
 # stores may write, built by plain gcc, by kcfi-gcc -fsanitize=kcfi and by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One program on one architecture at one option set, three ways: plain gcc,
 # kcfi-gcc -fsanitize=kcfi, and kcfi-gcc -fsanitize=kcfi with the target
 # mover off (-fplugin-arg-kcfi-no-early-target).  Called by campaign.sh

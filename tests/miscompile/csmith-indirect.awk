@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # csmith's programs call their functions directly (func_N(...)), so kcfi-gcc
 # would have no check to place in them.  This turns every call into a call
 # through a writable global function pointer of the function's own type

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Random C programs whose checked indirect calls load their target through
 memory that a store right before may write (issue 41 part A: the target
 mover of prepass/early-target.cc hoisted such a load above a store that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make check's differential campaign against the class of issue 41 part A:
 # a checked call's target loaded through memory a store right before may
 # write, where the target mover (prepass/early-target.cc) must not hoist

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Issue 41 part A: the load of a checked call's target must stay below a
  * store that writes it.  slots[1] = g writes the slot p points at (i = 1),
  * through a different base than the load's (p is laundered through a
