@@ -30,6 +30,9 @@
 #                    seconds per kernel build (default 1800)
 # Consoles: boot/out/<arch>/console.log (trapping kernel, make CC=kcfi-gcc),
 # console-permissive.log, console-as-xxhash64.log (make AS=kcfi-as).
+# The small profile's permissive rows also load boot/module's kcfi_mismatch.ko
+# (four deliberate mismatches) and judge kcfi-audit --explain on the console
+# (boot/mismatch-judge.sh): explain-permissive[-fineibt].txt beside it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -190,9 +193,20 @@ build_variant() {
 		base=defconfig
 		frags=("$(cfg defconfig/common.config)" "$(cfg "defconfig/$arch.config")")
 	fi
+	# The small profile's permissive rows also load the module of
+	# deliberate mismatches (boot/module/kcfi_mismatch_calls.c).
+	local mismatch=no
+	[ "$BOOT_CONFIG" = small ] && [ "$mode" = permissive ] && [ "$route" = cc ] && mismatch=yes
 	if [ "$route" = plain ]; then :
 	elif [ "$mode" = permissive ]; then frags+=("$here/config/cfi-permissive.config")
 	else frags+=("$here/config/cfi.config"); fi
+	local cfifrag=${frags[-1]}
+	local mfrags=()
+	if [ $mismatch = yes ]; then
+		mfrags=("$here/config/mismatch.config")
+		[ -f "$here/config/mismatch-$arch.config" ] && mfrags+=("$here/config/mismatch-$arch.config")
+		frags+=("${mfrags[@]}")
+	fi
 
 	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	[ -n "$CROSS" ] && mk+=(CROSS_COMPILE="$CROSS")
@@ -214,9 +228,10 @@ build_variant() {
 	plain)
 		mk+=(CC="${CROSS}gcc$GSFX") ;;
 	esac
-	# The defconfig profile also builds our test module against the kernel.
+	# The defconfig profile also builds our test modules against the kernel,
+	# the small profile's permissive rows too (for kcfi_mismatch.ko).
 	local targets=("$ARCH_TARGET") module=
-	if [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; then
+	if { [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; } || [ $mismatch = yes ]; then
 		targets+=(modules_prepare)
 		module=$O/kcfi-test-module
 	fi
@@ -252,7 +267,8 @@ build_variant() {
 		 "${mk[@]}" olddefconfig)
 	fi > "$O/config-$mode.log" 2>&1 || { log "$name/$mode: config failed, see $O/config-$mode.log"; return 1; }
 	local -a want=("${frags[@]}")
-	[ "$BOOT_CONFIG" = small ] && want=("$(cfg common.config)" "$(cfg "$arch.config")" "${frags[-1]}")
+	[ "$BOOT_CONFIG" = small ] && want=("$(cfg common.config)" "$(cfg "$arch.config")" "$cfifrag")
+	want+=("${mfrags[@]}")
 	[ "$BOOT_CONFIG" = small ] && [ -n "$row" ] && want+=("$row")
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
@@ -274,7 +290,13 @@ build_variant() {
 	log "$name/$mode: built in $built s"
 	mkdir -p "$img" && cp "$O/$ARCH_IMAGE" "$img/image" && cp "$O/vmlinux" "$img/vmlinux" &&
 		cp "$O/.config" "$img/config" && echo "$built" > "$img/build-seconds" || return 1
-	[ -z "$module" ] || cp "$module/kcfi_test.ko" "$img/kcfi_test.ko" || return 1
+	if [ $mismatch = yes ]; then
+		# Only the mismatches boot; the sources go along for the judge's
+		# markers.
+		cp "$module/kcfi_mismatch.ko" "$module"/kcfi_mismatch_*.c "$img/" || return 1
+	elif [ -n "$module" ]; then
+		cp "$module/kcfi_test.ko" "$img/kcfi_test.ko" || return 1
+	fi
 	# objtool's findings, offsets dropped, for the comparison with plain gcc.
 	strip_offsets() { sed -E "s|$O/||g; s|$SRC/||g; s/\\+0x[0-9a-f]+//g"; }
 	grep -hE '(warning|error): objtool' "$O/build-$mode.log" | strip_offsets | sort -u > "$img/objtool.txt"
@@ -301,6 +323,7 @@ for t in gen_init_cpio; do
 done
 
 results=()
+explains=()
 status=0
 for line in $MATRIX; do
 	IFS=: read -r name arch route hash modes <<< "$line"
@@ -338,6 +361,8 @@ for line in $MATRIX; do
 			else
 				run_variant "$name" "$arch" "$hash" "$mode"
 				# run_variant sets booted report typeid matched verdict
+				# (and MISMATCH_SAID on a boot with kcfi_mismatch.ko)
+				[ -z "$MISMATCH_SAID" ] || explains+=("$MISMATCH_SAID")
 				# Every KCFI kernel: kcfi-audit finds no unchecked
 				# branch in code kcfi-as instrumented (boot/lib.sh).
 				kcfi_audit "$BUILDS/$name/images/$mode/vmlinux" || verdict=FAIL
@@ -362,17 +387,23 @@ for line in $MATRIX; do
 		# interrupt can meet a half-written caller and trap with the
 		# template's id, 0x12345678, whatever the compiler; such a boot is
 		# retried (at most 5 boots; measured here: 2 of 7 boots met it) and the
-		# retries are shown.
-		if [ "$BOOT_CONFIG" = defconfig ] && [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ] &&
+		# retries are shown.  The defconfig profile's kernel, and the small
+		# profile's permissive one (its deliberate mismatches explained
+		# under FineIBT too).
+		if { [ "$BOOT_CONFIG" = defconfig ] || { [ "$BOOT_CONFIG" = small ] && [ "$mode" = permissive ]; }; } &&
+		   [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ] &&
 		   grep -qx CONFIG_FINEIBT=y "$BUILDS/$name/images/$mode/config"; then
 			t0=$SECONDS
+			fc=$OUT/$arch/console-fineibt.log
+			[ "$mode" = permissive ] && fc=$OUT/$arch/console-permissive-fineibt.log
 			for try in 1 2 3 4 5; do
 				run_variant "$name" "$arch" "$hash" "$mode" fineibt
 				[ "$verdict" = PASS ] && break
-				grep -q 'expected type: 0x12345678)' "$OUT/$arch/console-fineibt.log" || break
-				cp "$OUT/$arch/console-fineibt.log" "$OUT/$arch/console-fineibt-race$try.log"
-				log "$name/$mode+fineibt: boot $try met 6.12's FineIBT rewrite race (console-fineibt-race$try.log); again"
+				grep -q 'expected type: 0x12345678)' "$fc" || break
+				cp "$fc" "${fc%.log}-race$try.log"
+				log "$name/$mode+fineibt: boot $try met 6.12's FineIBT rewrite race (${fc##*/} -> ${fc%.log}-race$try.log); again"
 			done
+			[ -z "$MISMATCH_SAID" ] || explains+=("$MISMATCH_SAID")
 			PROOF="$PROOF boots=$try"
 			[ "$verdict" = PASS ] || status=1
 			results+=("$(printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %5ss %-4s %s' \
@@ -386,6 +417,9 @@ echo "boot-check summary, Linux $BOOT_KERNEL (consoles: $OUT/<arch>/console[-<va
 printf '%-19s %-10s %-5s %-6s %-19s %-10s %-7s %6s %-4s %s\n' \
 	variant mode built booted "CFI report" "type id" matched time pass "KCFI in vmlinux"
 for r in "${results[@]}"; do echo "$r"; done
+# The permissive rows' deliberate mismatches, explained (boot/mismatch-judge.sh;
+# explanations in $OUT/<arch>/explain-permissive[-fineibt].txt).
+for r in "${explains[@]}"; do echo "mismatches: $r"; done
 # Both x86_64 routes built: they must compile C with the same options.
 # Defconfig: objtool may say nothing about our x86_64 build that it does not
 # say about plain gcc's build of the same configuration.

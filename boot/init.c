@@ -6,7 +6,9 @@
  * module on the second serial port (see load_modules).
  * When the initramfs holds our test module (the defconfig profile), it first
  * loads and unloads it: the module calls into vmlinux through pointers and
- * is called back from vmlinux the same way.  Where the kernel has BPF, it
+ * is called back from vmlinux the same way.  When it holds the module of
+ * deliberate mismatches (the small profile's permissive rows), it loads it
+ * and leaves it loaded: a permissive kernel reports each mismatch.  Where the kernel has BPF, it
  * loads a BPF program and runs it with BPF_PROG_TEST_RUN, so the kernel
  * calls JIT-generated code through a checked pointer.  Then it asks LKDTM
  * for CFI_FORWARD_PROTO (one indirect call through a pointer
@@ -39,6 +41,7 @@
 #define LKDTM_DIRECT "/sys/kernel/debug/provoke-crash/DIRECT"
 #define TEST_MODULE "/kcfi_test.ko"
 #define TEST_MODULE_NAME "kcfi_test"
+#define MISMATCH_MODULE "/kcfi_mismatch.ko"
 /* The module results go to their own port: printk writes to the console
  * port directly, past the tty, and can land inside any line there. */
 #define MODLOG KCFI_ROOT "/dev/ttyS1"
@@ -115,6 +118,37 @@ static void test_module(void)
 		return;
 	}
 	say("kcfi-boot: module ok");
+}
+
+/* The permissive rows' module of deliberate mismatches: its init makes four
+ * mismatched indirect calls, each reported by a permissive kernel, which goes
+ * on (boot/mismatch-judge.sh explains them).  Loaded in a child, so that a
+ * kernel that traps after all takes the child and not init; never unloaded. */
+static void test_mismatch(void)
+{
+	if (access(MISMATCH_MODULE, F_OK))
+		return;		/* strict rows have none */
+	say("kcfi-boot: loading the mismatch module");
+	pid_t pid = fork();
+	if (pid < 0) {
+		say("kcfi-boot: fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		int fd = open(MISMATCH_MODULE, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
+			say("kcfi-boot: mismatch module load failed: %s", strerror(errno));
+			_exit(1);
+		}
+		_exit(0);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st))
+		say("kcfi-boot: mismatch module: child killed by signal %d", WTERMSIG(st));
+	else if (WEXITSTATUS(st) == 0)
+		say("kcfi-boot: mismatch module loaded");
 }
 
 /* ---- every module of the tree: the debian-cloud profile ------------------
@@ -491,6 +525,7 @@ int main(void)
 	say("kcfi-boot: init running");
 	load_modules();
 	test_module();
+	test_mismatch();
 	test_bpf();
 	say("kcfi-boot: triggering CFI_FORWARD_PROTO");
 

@@ -284,6 +284,12 @@ run_variant() {
 	# second serial port (boot/init.c load_modules).
 	local modlog= more= ko=
 	[ -f "$img/kcfi_test.ko" ] && ko=$img/kcfi_test.ko
+	# The small profile's permissive rows: the module of deliberate
+	# mismatches, loaded by init (boot/init.c test_mismatch).
+	if [ -f "$img/kcfi_mismatch.ko" ]; then
+		more=$img/initramfs-mismatch.list
+		echo "file /kcfi_mismatch.ko $img/kcfi_mismatch.ko 0644 0 0" > "$more"
+	fi
 	if [ "$BOOT_CONFIG" = debian-cloud ]; then
 		modlog=$dir/modules$suffix.log more=$img/initramfs.list
 		cloud_initramfs_list "$img" > "$more" || { log "$name: no module tree in $img"; return; }
@@ -324,6 +330,8 @@ run_variant() {
 	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 	[ -z "$modlog" ] || { tr -d '\r' < "$modlog" > "$modlog.tmp" && mv "$modlog.tmp" "$modlog"; }
 	judge "$log" "$arch" "$mode" "$hash" "$img/vmlinux" "$BOOT_CONFIG" "$cfi" "$img/config" "$modlog"
+	MISMATCH_SAID=
+	[ -f "$img/kcfi_mismatch.ko" ] && mismatch_verdict "$log" "$img" "$dir/explain$suffix.txt" "$arch/$mode$([ "$cfi" = kcfi ] || echo "+$cfi")"
 	verdict_detail > "$dir/verdict$suffix.txt"
 }
 
@@ -359,7 +367,9 @@ judge() {
 	grep -q 'kcfi-boot: init running' "$log" && booted=yes
 	[ $booted = yes ] || REASONS+=("init never ran")
 	# No CFI failure may happen before our trigger, and only one after it.
-	failures=$(grep -c 'CFI failure at' "$log")
+	# The reports of the permissive rows' kcfi_mismatch module are
+	# mismatch_verdict's: not counted here.
+	failures=$(grep 'CFI failure at' "$log" | grep -vc '\[kcfi_mismatch\]')
 	before=$(sed -n '/kcfi-boot: init running/q;p' "$log" | grep -c 'CFI failure at')
 	[ "$before" -eq 0 ] || REASONS+=("$before spurious CFI failure(s) before init")
 	line=$(grep -E "$re" "$log" | head -1)
@@ -410,7 +420,8 @@ judge() {
 		REASONS+=("the matched call did not complete")
 	fi
 	if [ "$mode" = permissive ]; then
-		grep -q '^WARNING: .* at lkdtm_indirect_call' "$log" || REASONS+=("no WARNING in permissive mode")
+		# (under FineIBT the warning is at the callee's preamble)
+		grep -q "^WARNING: .* at $site" "$log" || REASONS+=("no WARNING in permissive mode")
 		grep -q '^lkdtm: FAIL: survived mismatched prototype' "$log" ||
 			REASONS+=("permissive kernel did not continue into the call")
 		grep -q 'kcfi-boot: child exited 0' "$log" || REASONS+=("child did not exit normally")
@@ -510,7 +521,8 @@ modload_verdict() {
 # expected id would need another seed and break the equation.
 rerandomized_id() {
 	local log=$1 shown=$2 want=$3 target=$4 cfi=$5 r10 seed t e
-	r10=$(sed -n '/CFI failure at/,$p' "$log" | grep -Eom1 'R10: [0-9a-f]{16}' | cut -c14-)
+	# (from the first report that is not one of kcfi_mismatch's)
+	r10=$(sed -n '/\[kcfi_mismatch\]/!{/CFI failure at/,$p;}' "$log" | grep -Eom1 'R10: [0-9a-f]{16}' | cut -c14-)
 	[ -n "$r10" ] || { RAND_WHY="no R10 in the register dump after the report"; return 1; }
 	seed=$(( shown ^ want ))
 	t=$(( target ^ seed )) e=$(( shown ))
@@ -523,6 +535,27 @@ rerandomized_id() {
 		return 1
 	fi
 	RAND_SEED=$(printf '%08x' "$seed")
+}
+
+# mismatch_verdict LOG IMG OUT LABEL: kcfi-audit --explain on the console
+# of a boot that loaded kcfi_mismatch.ko, its explanation kept in OUT, judged
+# by boot/mismatch-judge.sh against the module's sources in IMG (each kind of
+# mismatch: caller, target, differences, line to fix).  Adds to PROOF and
+# REASONS, fails the verdict when a kind is not explained; MISMATCH_SAID is
+# the judge's summary line, prefixed with LABEL (arch/mode).
+mismatch_verdict() {
+	local log=$1 img=$2 out=$3 label=$4 rc
+	"$KCFI_BUILDDIR/kcfi-audit" --explain="$log" "$img/vmlinux" "$img/kcfi_mismatch.ko" > "$out" 2>&1
+	rc=$?
+	bash "$(dirname "${BASH_SOURCE[0]}")/mismatch-judge.sh" "$log" "$out" "$img" > "$out.verdict"
+	local ok=$?
+	MISMATCH_SAID="$label: $(tail -1 "$out.verdict") (kcfi-audit --explain exit $rc)"
+	PROOF="$PROOF explain:$(sed -nE 's|^explain: ([0-9]+/4).*|\1|p' "$out.verdict")"
+	if [ $ok -ne 0 ]; then
+		while IFS= read -r r; do REASONS+=("mismatch $r"); log "  $label: mismatch $r"; done \
+			< <(grep -E '^(kind .*: FAIL|console: FAIL)' "$out.verdict")
+		verdict=FAIL
+	fi
 }
 
 verdict_detail() {

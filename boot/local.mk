@@ -4,7 +4,8 @@
 # BOOT_CONFIG the profile: small (tinyconfig-based, CI), defconfig, or
 # debian-cloud (x86_64: Debian's cloud kernel configuration, every module).
 EXTRA_DIST += boot/boot-check.sh boot/lib.sh boot/init.c boot/config boot/module \
-	boot/patches boot/patches-as boot/cloud-lib.sh boot/modload.awk
+	boot/patches boot/patches-as boot/cloud-lib.sh boot/modload.awk \
+	boot/mismatch-judge.sh
 BOOT_ARCHES ?= x86_64 arm64 riscv64 arm
 BOOT_CONFIG ?= small
 # BOOT_GCC_VERSION=11 (with BOOT_ARCHES=x86_64): gcc-11 through kcfi-gcc-11.

@@ -5,6 +5,6 @@
 # (the boots are make boot-check, make kunit-check and make kselftest-check).
 BOOT_TESTS = tests/boot/judge.sh tests/boot/audit.sh tests/boot/kunit.sh \
 	tests/boot/objtool-layout.sh tests/boot/modload.sh tests/boot/cloud.sh \
-	tests/boot/kselftest.sh
+	tests/boot/kselftest.sh tests/boot/mismatch.sh
 TESTS += $(BOOT_TESTS)
-EXTRA_DIST += $(BOOT_TESTS) tests/boot/objtool-layout.s tests/boot/lib.sh
+EXTRA_DIST += $(BOOT_TESTS) tests/boot/objtool-layout.s tests/boot/lib.sh tests/boot/mismatch
