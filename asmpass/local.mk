@@ -37,27 +37,6 @@ asmpass/bin/as: kcfi-as$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) asmpass/bin && rm -f $@.tmp && $(LN_S) ../../kcfi-as$(EXEEXT) $@.tmp && mv -f $@.tmp $@
 CLEANFILES += asmpass/bin/as
 
-# <triple>-kcfi-as beside every <triple>-kcfi-gcc (doc/kernel.md 3, route 2:
-# make AS=aarch64-linux-gnu-kcfi-as): the name picks <triple>-as as the
-# real assembler.
-KCFI_CROSS_ASSEMBLERS = $(CROSS_TRIPLES:%=%-kcfi-as)
-all-local: $(KCFI_CROSS_ASSEMBLERS)
-$(KCFI_CROSS_ASSEMBLERS): kcfi-as$(EXEEXT)
-	$(AM_V_GEN)rm -f $@ && $(LN_S) kcfi-as$(EXEEXT) $@
-CLEANFILES += $(KCFI_CROSS_ASSEMBLERS)
-install-exec-local: install-kcfi-cross-assemblers
-install-kcfi-cross-assemblers:
-	@for t in $(CROSS_TRIPLES); do \
-	  echo " LN_S     $(bindir)/$$t-kcfi-as"; \
-	  $(MKDIR_P) '$(DESTDIR)$(bindir)' && \
-	  rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-as" && \
-	  $(LN_S) kcfi-as$(EXEEXT) "$(DESTDIR)$(bindir)/$$t-kcfi-as" || exit 1; \
-	done
-uninstall-local: uninstall-kcfi-cross-assemblers
-uninstall-kcfi-cross-assemblers:
-	@for t in $(CROSS_TRIPLES); do rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-as"; done
-.PHONY: install-kcfi-cross-assemblers uninstall-kcfi-cross-assemblers
-
 # A copy, not a symlink to $(bindir): it stays right under DESTDIR staging
 # and when the tree is moved (kcfi-gcc looks for it relative to itself).
 install-exec-hook:

@@ -14,23 +14,29 @@ kcfi_gcc_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKCFI_BINDIR='"$(bindir)"'
 
 # <triple>-kcfi-gcc for every cross compiler the plugin is built for: kcfi-gcc
-# reads the target compiler off its own name (build tree and installed alike).
+# reads the target compiler off its own name (build tree and installed alike);
+# <triple>-kcfi-as beside it (doc/kernel.md 3, route 2: make
+# AS=aarch64-linux-gnu-kcfi-as), whose name picks <triple>-as as the real
+# assembler.
 KCFI_CROSS_DRIVERS = $(CROSS_TRIPLES:%=%-kcfi-gcc)
-all-local: $(KCFI_CROSS_DRIVERS)
+KCFI_CROSS_ASSEMBLERS = $(CROSS_TRIPLES:%=%-kcfi-as)
+all-local: $(KCFI_CROSS_DRIVERS) $(KCFI_CROSS_ASSEMBLERS)
 $(KCFI_CROSS_DRIVERS): kcfi-gcc$(EXEEXT)
 	$(AM_V_GEN)rm -f $@ && $(LN_S) kcfi-gcc$(EXEEXT) $@
-CLEANFILES += $(KCFI_CROSS_DRIVERS)
+$(KCFI_CROSS_ASSEMBLERS): kcfi-as$(EXEEXT)
+	$(AM_V_GEN)rm -f $@ && $(LN_S) kcfi-as$(EXEEXT) $@
+CLEANFILES += $(KCFI_CROSS_DRIVERS) $(KCFI_CROSS_ASSEMBLERS)
 install-exec-local: install-kcfi-cross-drivers
 install-kcfi-cross-drivers:
-	@for t in $(CROSS_TRIPLES); do \
-	  echo " LN_S     $(bindir)/$$t-kcfi-gcc"; \
+	@for t in $(CROSS_TRIPLES); do for tool in kcfi-gcc kcfi-as; do \
+	  echo " LN_S     $(bindir)/$$t-$$tool"; \
 	  $(MKDIR_P) '$(DESTDIR)$(bindir)' && \
-	  rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" && \
-	  $(LN_S) kcfi-gcc$(EXEEXT) "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" || exit 1; \
-	done
+	  rm -f "$(DESTDIR)$(bindir)/$$t-$$tool" && \
+	  $(LN_S) $$tool$(EXEEXT) "$(DESTDIR)$(bindir)/$$t-$$tool" || exit 1; \
+	done; done
 uninstall-local: uninstall-kcfi-cross-drivers
 uninstall-kcfi-cross-drivers:
-	@for t in $(CROSS_TRIPLES); do rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc"; done
+	@for t in $(CROSS_TRIPLES); do rm -f "$(DESTDIR)$(bindir)/$$t-kcfi-gcc" "$(DESTDIR)$(bindir)/$$t-kcfi-as"; done
 .PHONY: install-kcfi-cross-drivers uninstall-kcfi-cross-drivers
 
 # kcfi-gcc-N for every other native GCC version the plugin is built for:
