@@ -9,7 +9,10 @@
 # it is committed (untracked files are checked too).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_srcdir" || exit 99
-git rev-parse --is-inside-work-tree >/dev/null 2>&1 || skip "not a git work tree (a tarball)"
+# A copy of the tracked files inside another work tree (sanitize-check's
+# sanitize-build/, ignored by the outer .gitignore) is no work tree of its own.
+gittop=$(git rev-parse --show-toplevel 2>/dev/null) || skip "not a git work tree (a tarball)"
+[ "$(cd "$gittop" && pwd -P)" = "$(pwd -P)" ] || skip "not the top of a git work tree (a copy of the tracked files)"
 
 kernel_side() {
 	case $1 in
