@@ -21,6 +21,7 @@ ASMPASS_TESTS = \
 	tests/doc/manpages.sh \
 	tests/doc/options-table.sh \
 	tests/doc/readme.sh \
+	tests/doc/commands.sh \
 	tests/doc/dist-names.sh \
 	tests/doc/spdx.sh \
 	tests/doc/patches.sh \
@@ -29,4 +30,6 @@ ASMPASS_TESTS = \
 	tests/asmpass/tu-star.sh \
 	tests/asmpass/held-prefix.sh
 TESTS += tests/asmpass/arch-ops $(ASMPASS_TESTS)
-EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh
+EXTRA_DIST += $(ASMPASS_TESTS) tests/lib.sh \
+	tests/doc/commands/foo.c tests/doc/commands/bar.c tests/doc/commands/call.c \
+	tests/doc/commands/drv.c tests/doc/commands/fx.c tests/doc/commands/m.c

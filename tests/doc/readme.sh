@@ -20,7 +20,7 @@ done
 n=0
 for doc in "$R" "$top_srcdir/doc/kernel.md"; do
 	awk -v dir="$T/blk" 'BEGIN { system("mkdir -p " dir) }
-		/^```sh$/ { f = sprintf("%s/%d.sh", dir, ++n); next }
+		/^```sh( |$)/ { f = sprintf("%s/%d.sh", dir, ++n); next }
 		/^```$/ { f = ""; next }
 		f { print > f }' n="$n" "$doc"
 	n=$(ls "$T/blk" 2>/dev/null | wc -l)
