@@ -14,6 +14,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+
+/* KCFI_CC= and KCFI_PLUGIN= (set but empty, as `VAR= make` leaves them)
+ * mean unset: an empty plugin path only led to "no plugin at ''". */
+static inline const char *env_value(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
 
 struct args {
 	char **v;

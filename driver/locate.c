@@ -62,11 +62,11 @@ void name_compiler(struct driver *d, const char *argv0)
 	const char *base = strrchr(argv0, '/');
 	base = base ? base + 1 : argv0;
 	const char *k = strstr(base, "kcfi-");
-	d->cc = getenv("KCFI_CC") ? strdup(getenv("KCFI_CC")) :
+	d->cc = env_value("KCFI_CC") ? strdup(env_value("KCFI_CC")) :
 		k ? xstrdup_printf("%.*s%s", (int)(k - base), base, k + 5) : strdup("gcc");
 	if (k && k > base && k[-1] == '-')
 		d->triple = xstrdup_printf("%.*s", (int)(k - base - 1), base);
-	else if (getenv("KCFI_CC"))
+	else if (env_value("KCFI_CC"))
 		d->triple = capture(d->cc, "-dumpmachine");
 	if (!d->triple)
 		d->triple = strdup(KCFI_NATIVE_TRIPLE);
@@ -77,7 +77,7 @@ void name_compiler(struct driver *d, const char *argv0)
 	const char *dash = strrchr(cb, '-');
 	if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
 		d->major = strdup(dash + 1);
-	else if (getenv("KCFI_CC") && (d->major = capture(d->cc, "-dumpversion")))
+	else if (env_value("KCFI_CC") && (d->major = capture(d->cc, "-dumpversion")))
 		d->major[strcspn(d->major, ".")] = '\0';
 	else
 		d->major = strdup(KCFI_DEFAULT_GCC_MAJOR);
@@ -145,7 +145,7 @@ bool locate_tools(struct driver *d, bool quiet)
 	/* The tree is the first with the plugin, or, when $KCFI_PLUGIN names
 	 * the plugin, the first with our `as`: an installed kcfi-gcc given a
 	 * plugin still runs its own kcfi-as, not the build tree's. */
-	const char *env = getenv("KCFI_PLUGIN");
+	const char *env = env_value("KCFI_PLUGIN");
 	int t = 0;
 	for (; t < 2; t++) {
 		char *as = env ? xstrdup_printf("%s/as", asdirs[t]) : NULL;

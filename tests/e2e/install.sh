@@ -69,6 +69,12 @@ check "KCFI_PLUGIN: -S writes finished assembly" sh -c \
 	"KCFI_PLUGIN='$plugin_inst' '$gcc_inst' -fsanitize=kcfi -O2 -S -o '$T/demo-env.s' \
 	 '$top_srcdir/demo/demo.c' && ! grep -q '^[[:space:]]*\.kcfi_' '$T/demo-env.s'"
 
+# Set but empty (`KCFI_PLUGIN= make`) is unset: the installed plugin, not
+# "no kcfi plugin ... at ''".
+check "KCFI_PLUGIN= and KCFI_CC= empty: the installed plugin" sh -c \
+	"KCFI_PLUGIN= KCFI_CC= '$gcc_inst' -fsanitize=kcfi -O2 -v -c -o '$T/empty-env.o' \
+	 '$top_srcdir/demo/demo.c' 2>&1 | grep -q -- '-fplugin=$root/'"
+
 ${MAKE:-make} -C "$top_builddir" uninstall DESTDIR="$root" >"$T/uninstall.log" 2>&1
 check "make uninstall removes every file" sh -c "test -z \"\$(find '$root' ! -type d)\""
 
