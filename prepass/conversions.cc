@@ -52,11 +52,11 @@ bool kcfi_conversions = true;	/* -fplugin-arg-kcfi-no-conversions: off */
 enum conv_kind
 {
   CONV_CAST, CONV_INIT, CONV_ASSIGN, CONV_ARG, CONV_RETURN, CONV_VIA_VOID,
-  CONV_DECL
+  CONV_UNION, CONV_DECL
 };
 
 static const char *const kind_names[] = {
-  "cast", "init", "assign", "arg", "return", "void*", "decl"
+  "cast", "init", "assign", "arg", "return", "void*", "union", "decl"
 };
 
 /* One place; the trees stay alive through KEPT, a GC root.  */
@@ -138,26 +138,203 @@ loc_of (tree t)
 						   : UNKNOWN_LOCATION;
 }
 
-/* E is a value of a function-pointer type going where KIND says: record
-   the function whose address it is, if it has another type.  */
-static void
-examine (walk *w, tree e, conv_kind kind)
+/* Is WORD one of the words of TYPE, a cast's type name that is a pointer
+   to void (qualified) or an integer?  */
+static bool
+word_in (const char *word, size_t n, const char *const *list)
 {
-  if (!e || !fn_pointer_type_p (TREE_TYPE (e)) || w->done->contains (e))
-    return;
-  tree to = TREE_TYPE (e);
-  location_t loc = loc_of (e);
-  bool via = false;
-  tree inner = e;
-  while (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR
-	 || TREE_CODE (inner) == SAVE_EXPR)
+  for (; *list; list++)
+    if (strlen (*list) == n && !memcmp (*list, word, n))
+      return true;
+  return false;
+}
+
+/* CONTENT (N bytes) is the type name of a cast: does it name a pointer to
+   void or an integer type, words the text alone tells (a typedef of
+   another name is not recognized)?  */
+static bool
+void_or_integer_name_p (const char *content, size_t n)
+{
+  static const char *const quals[] = {
+    "const", "volatile", "restrict", "__restrict", "__restrict__", "__force",
+    NULL
+  };
+  static const char *const ints[] = {
+    "unsigned", "signed", "long", "int", "short", "char", "__int128",
+    "uintptr_t", "intptr_t", "size_t", "ssize_t", "ptrdiff_t", "ulong",
+    "u64", "s64", "__u64", "__s64", "u32", "s32", "uint64_t", "int64_t",
+    "unsigned_long", "__kernel_ulong_t", "__kernel_long_t", NULL
+  };
+  bool is_void = false, is_int = false, star = false;
+  for (size_t i = 0; i < n;)
     {
-      w->done->add (inner);
-      if (loc == UNKNOWN_LOCATION)
-	loc = loc_of (inner);
-      inner = TREE_OPERAND (inner, 0);
-      via |= !fn_pointer_type_p (TREE_TYPE (inner))
-	     && TREE_CODE (inner) != SAVE_EXPR;
+      unsigned char ch = content[i];
+      if (ISSPACE (ch))
+	i++;
+      else if (ch == '*')
+	star = true, i++;
+      else if (ISIDST (ch))
+	{
+	  size_t j = i;
+	  while (j < n && ISIDNUM ((unsigned char) content[j]))
+	    j++;
+	  const char *w = content + i;
+	  if (j - i == 4 && !memcmp (w, "void", 4))
+	    is_void = true;
+	  else if (word_in (w, j - i, ints))
+	    is_int = true;
+	  else if (!word_in (w, j - i, quals))
+	    return false;
+	  i = j;
+	}
+      else
+	return false;
+    }
+  return star ? is_void && !is_int : is_int && !is_void;
+}
+
+/* Do the leading "(type)" groups of TEXT[FROM, TO) -- the casts, each
+   followed by more of its operand -- hold one to void * or an integer?  A
+   group that is all the rest, "((vf)(void *)f)", is read inside.  */
+static bool
+detour_in_groups_p (const char *text, size_t from, size_t to, int depth)
+{
+  size_t i = from;
+  for (;;)
+    {
+      while (i < to && ISSPACE ((unsigned char) text[i]))
+	i++;
+      if (i >= to || text[i] != '(' || depth > 8)
+	return false;
+      size_t open = i, level = 0;
+      bool nested = false;
+      for (; i < to; i++)
+	{
+	  if (text[i] == '(')
+	    nested |= level++ > 0;
+	  else if (text[i] == ')' && --level == 0)
+	    break;
+	}
+      if (i >= to)
+	return false;
+      size_t close = i++;
+      size_t after = i;
+      while (after < to && ISSPACE ((unsigned char) text[after]))
+	after++;
+      if (after >= to)
+	return detour_in_groups_p (text, open + 1, close, depth + 1);
+      /* A cast is followed by its operand; "(f)" followed by ';', ')' or
+	 ',' was the operand itself.  */
+      if (!(ISIDST ((unsigned char) text[after]) || text[after] == '('
+	    || text[after] == '&' || text[after] == '*'))
+	return false;
+      if (!nested
+	  && void_or_integer_name_p (text + open + 1, close - open - 1))
+	return true;
+    }
+}
+
+/* The C front end folds (T1)(T2)x to (T1)x where T2 is a pointer or an
+   integer as wide, so (vf)(void *)f and (vf)(unsigned long)f leave no
+   tree of the detour.  The source text does: does the text of LOC, a
+   conversion's range, start with casts one of which is to void * or to an
+   integer?  The text is read where the compiler read it (for a macro, its
+   definition), up to the range's end if that is in the same place, else
+   to the end of the line.  Text the line table cannot give (a file that is
+   gone, a built-in location) is no detour; a cast split between a macro
+   and its argument is not seen.  */
+static bool
+detour_in_text_p (location_t loc)
+{
+  if (loc == UNKNOWN_LOCATION)
+    return false;
+  location_t start = linemap_resolve_location (line_table, get_start (loc),
+					       LRK_SPELLING_LOCATION, NULL);
+  location_t finish = linemap_resolve_location (line_table, get_finish (loc),
+						LRK_SPELLING_LOCATION, NULL);
+  expanded_location x = expand_location (start);
+  expanded_location y = expand_location (finish);
+  if (!x.file || x.line <= 0 || x.column <= 0)
+    return false;
+  int last = x.line;		/* the last line, and its last column or 0 */
+  int last_column = 0;
+  if (y.file && !strcmp (x.file, y.file) && y.column > 0
+      && (y.line > x.line || (y.line == x.line && y.column >= x.column))
+      && y.line < x.line + 3)
+    last = y.line, last_column = y.column;
+  char text[1024];
+  size_t n = 0;
+  for (int l = x.line; l <= last && n < sizeof text - 1; l++)
+    {
+      char_span line = location_get_source_line (x.file, l);
+      if (!line)
+	return false;
+      size_t from = l == x.line ? (size_t) x.column - 1 : 0;
+      size_t to = l == last && last_column ? (size_t) last_column
+					     : line.length ();
+      if (from > line.length () || to > line.length ())
+	return false;
+      for (size_t i = from; i < to && n < sizeof text - 2; i++)
+	text[n++] = line[i];
+      text[n++] = ' ';
+    }
+  return detour_in_groups_p (text, 0, n, 0);
+}
+
+/* E, a value of type TO (a function-pointer type), going where KIND says:
+   record the function whose address it is, if it has another type.  E may
+   choose between values (?:), or end a comma expression: each value that
+   can reach TO is followed.  VIA: a type on the way that is no function
+   pointer.  */
+static void
+examine_value (walk *w, tree e, tree to, location_t loc, bool via,
+	       conv_kind kind, int depth)
+{
+  tree inner = e;
+  location_t casts[4];
+  int ncasts = 0;
+  for (;;)
+    {
+      if (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR
+	  || TREE_CODE (inner) == SAVE_EXPR)
+	{
+	  w->done->add (inner);
+	  location_t at = loc_of (inner);
+	  if (loc == UNKNOWN_LOCATION)
+	    loc = at;
+	  if (at != UNKNOWN_LOCATION && TREE_CODE (inner) != SAVE_EXPR
+	      && ncasts < 4)
+	    casts[ncasts++] = at;
+	  inner = TREE_OPERAND (inner, 0);
+	  via |= !fn_pointer_type_p (TREE_TYPE (inner))
+		 && TREE_CODE (inner) != SAVE_EXPR;
+	}
+      else if (TREE_CODE (inner) == COMPOUND_EXPR)
+	{
+	  w->done->add (inner);
+	  inner = TREE_OPERAND (inner, 1);
+	  via |= !fn_pointer_type_p (TREE_TYPE (inner));
+	}
+      else if (TREE_CODE (inner) == COND_EXPR)
+	{
+	  w->done->add (inner);
+	  if (depth > 32)
+	    return;
+	  /* Each arm at its own line, else the whole's.  */
+	  for (int op = 1; op <= 2; op++)
+	    {
+	      tree arm = TREE_OPERAND (inner, op);
+	      if (!arm || VOID_TYPE_P (TREE_TYPE (arm)))
+		continue;	/* an arm that does not return */
+	      location_t at = loc_of (arm);
+	      examine_value (w, arm, to, at != UNKNOWN_LOCATION ? at : loc,
+			     via || !fn_pointer_type_p (TREE_TYPE (arm)), kind,
+			     depth + 1);
+	    }
+	  return;
+	}
+      else
+	break;
     }
   tree fn = NULL_TREE;
   if (TREE_CODE (inner) == ADDR_EXPR
@@ -182,13 +359,30 @@ examine (walk *w, tree e, conv_kind kind)
     return;			/* calls through T (*)() are not checked */
   if (TYPE_MAIN_VARIANT (TREE_TYPE (to)) == TYPE_MAIN_VARIANT (TREE_TYPE (fn)))
     return;
+  for (int i = 0; i < ncasts && !via; i++)
+    via = detour_in_text_p (casts[i]);
   add (w, fn, to, loc, via ? CONV_VIA_VOID : kind);
 }
 
-/* FN stored in FIELD of a union: the union's other function-pointer
-   members read it as their types.  */
+/* E is a value of a function-pointer type going where KIND says.  */
 static void
-union_store (walk *w, tree field, tree value, location_t loc, conv_kind kind)
+examine (walk *w, tree e, conv_kind kind)
+{
+  if (!e || !fn_pointer_type_p (TREE_TYPE (e)) || w->done->contains (e))
+    return;
+  examine_value (w, e, TREE_TYPE (e), loc_of (e), false, kind, 0);
+}
+
+/* FN stored in FIELD of a union: the union's other function-pointer
+   members could read it as their types.  Most such unions (Linux's
+   security_list_options, cpuhp's step callbacks) are never read through
+   another member, so these places have a kind of their own, union, which
+   kcfi-as does not warn about and kcfi-audit --mismatches lists only with
+   =all; the records stay for --explain, which names such a store when a
+   call through another member does trap.  One record per other type, not
+   per member.  */
+static void
+union_store (walk *w, tree field, tree value, location_t loc)
 {
   tree u = DECL_CONTEXT (field);
   if (!u || TREE_CODE (u) != UNION_TYPE || !fn_pointer_type_p (TREE_TYPE (field)))
@@ -201,12 +395,23 @@ union_store (walk *w, tree field, tree value, location_t loc, conv_kind kind)
     return;
   tree fn = TREE_OPERAND (inner, 0);
   for (tree f = TYPE_FIELDS (u); f; f = DECL_CHAIN (f))
-    if (TREE_CODE (f) == FIELD_DECL && f != field
-	&& fn_pointer_type_p (TREE_TYPE (f))
-	&& prototype_p (TREE_TYPE (TREE_TYPE (f)))
-	&& TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (f)))
-	   != TYPE_MAIN_VARIANT (TREE_TYPE (fn)))
-      add (w, fn, TREE_TYPE (f), loc, kind);
+    {
+      if (TREE_CODE (f) != FIELD_DECL || f == field
+	  || !fn_pointer_type_p (TREE_TYPE (f))
+	  || !prototype_p (TREE_TYPE (TREE_TYPE (f))))
+	continue;
+      tree type = TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (f)));
+      if (type == TYPE_MAIN_VARIANT (TREE_TYPE (fn))
+	  || type == TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (field))))
+	continue;
+      bool seen = false;	/* an earlier member of this type */
+      for (tree g = TYPE_FIELDS (u); g != f && !seen; g = DECL_CHAIN (g))
+	seen = TREE_CODE (g) == FIELD_DECL && g != field
+	       && fn_pointer_type_p (TREE_TYPE (g))
+	       && TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (g))) == type;
+      if (!seen)
+	add (w, fn, TREE_TYPE (f), loc, CONV_UNION);
+    }
 }
 
 static void init_value (walk *w, tree init, location_t loc);
@@ -223,7 +428,7 @@ init_ctor (walk *w, tree ctor, location_t loc)
     {
       location_t at = loc_of (value) != UNKNOWN_LOCATION ? loc_of (value) : loc;
       if (field && TREE_CODE (field) == FIELD_DECL)
-	union_store (w, field, value, at, CONV_INIT);
+	union_store (w, field, value, at);
       init_value (w, value, at);
     }
 }
@@ -278,7 +483,7 @@ body_node (tree *tp, int *walk_subtrees, void *data)
 							: CONV_ASSIGN;
 	examine (w, rhs, kind);
 	if (TREE_CODE (lhs) == COMPONENT_REF)
-	  union_store (w, TREE_OPERAND (lhs, 1), rhs, loc_of (t), kind);
+	  union_store (w, TREE_OPERAND (lhs, 1), rhs, loc_of (t));
 	break;
       }
     case CALL_EXPR:
@@ -421,9 +626,39 @@ kcfi_write_conversions (void)
   for (size_t i = 0; i < nconvs; i++)
     order[i] = i;
   qsort (order, nconvs, sizeof *order, source_order);
+  /* One place per function and type a line converts it to (a ?: whose
+     arms cast it alike, a union with two members of the type): the first
+     found, unless that is a union store and another is not.  */
+  bool *dup = XCNEWVEC (bool, nconvs);
+  for (size_t i = 0, end; i < nconvs; i = end)
+    {
+      const conversion &first = convs[order[i]];
+      for (end = i + 1; end < nconvs; end++)
+	{
+	  const conversion &c = convs[order[end]];
+	  if (c.line != first.line || strcmp (c.file, first.file))
+	    break;
+	}
+      for (size_t j = i + 1; j < end; j++)
+	for (size_t k = i; k < j; k++)
+	  {
+	    conversion &a = convs[order[k]], &b = convs[order[j]];
+	    if (dup[k] || a.fn != b.fn
+		|| TYPE_MAIN_VARIANT (TREE_TYPE (a.to))
+		   != TYPE_MAIN_VARIANT (TREE_TYPE (b.to)))
+	      continue;
+	    if (a.kind == CONV_UNION && b.kind != CONV_UNION)
+	      dup[k] = true;
+	    else
+	      dup[j] = true;
+	    break;
+	  }
+    }
   kcfi_batch lines;
   for (size_t i = 0; i < nconvs; i++)
     {
+      if (dup[i])
+	continue;
       const conversion &c = convs[order[i]];
       if (DECL_IS_UNDECLARED_BUILTIN (c.fn) || fndecl_built_in_p (c.fn))
 	continue;
@@ -440,6 +675,7 @@ kcfi_write_conversions (void)
       kcfi_write_conversion (c.fn, from->str, to->str, c.file, c.line,
 			     c.context, kind_names[c.kind]);
     }
+  free (dup);
   free (order);
 }
 
