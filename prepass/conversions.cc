@@ -13,7 +13,8 @@
  *   PLUGIN_PRE_GENERICIZE   a function's body, as the C front end built it:
  *                           casts, assignments (also into a union that has
  *                           a member of another function-pointer type),
- *                           arguments, returns, automatic initializers;
+ *                           arguments, returns, automatic initializers,
+ *                           the values ?: and comma expressions yield;
  *                           the gimplifier would drop the pointer
  *                           conversions as useless
  *   PLUGIN_FINISH_DECL      the initializer of a variable of static storage
@@ -27,16 +28,24 @@
  * return value (return), an initializer (init), anything else, such as a
  * call through the cast, a comparison (cast) -- and void* whenever the
  * address passed through a type that is no function pointer (void *, an
- * integer) or through a local variable all of whose definitions are that
- * function's address.  decl: the address of a function the unit only
+ * integer; where the front end folded (vf)(void *)f to (vf)f, the
+ * source text of the cast tells) or through a local variable all of whose
+ * definitions are that function's address.  union: a store into a union
+ * member, once for each other function-pointer type of the union's
+ * members (union_store).  A place, (file, line, function, type), is
+ * written once.  decl: the address of a function the unit only
  * declares, once per function, at its first place, with the declared type
  * on both sides; kcfi-audit compares it with the definition's preamble.
  *
  * Not seen: addresses that cross a function boundary as void * (stored in
  * a global, passed to a function that converts), conversions in slim or
  * fat LTO compilations (the front end's types are gone by the end of the
- * unit), compound literals, and casts of a pointer variable that is not a
- * function's address by the rules above.
+ * unit), compound literals, casts of a pointer variable that is not a
+ * function's address by the rules above, and a void * detour that neither
+ * a tree nor the text at the conversion shows: a cast split between a
+ * macro and its argument, (vf)(c ? (void *)f : (void *)g) (folded into
+ * the arms, which keep no location), a typedef of void * or of an integer
+ * type other than the usual kernel and libc names.
  */
 #include "kcfi-plugin.h"
 #include "tree-iterator.h"
