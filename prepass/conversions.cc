@@ -28,9 +28,8 @@
  * return value (return), an initializer (init), anything else, such as a
  * call through the cast, a comparison (cast) -- and void* whenever the
  * address passed through a type that is no function pointer (void *, an
- * integer; where the front end folded (vf)(void *)f to (vf)f, the
- * source text of the cast tells) or through a local variable all of whose
- * definitions are that function's address.  union: a store into a union
+ * integer) or through a local variable all of whose definitions are that
+ * function's address.  union: a store into a union
  * member, once for each other function-pointer type of the union's
  * members (union_store).  A place, (file, line, function, type), is
  * written once.  decl: the address of a function the unit only
@@ -41,11 +40,13 @@
  * a global, passed to a function that converts), conversions in slim or
  * fat LTO compilations (the front end's types are gone by the end of the
  * unit), compound literals, casts of a pointer variable that is not a
- * function's address by the rules above, and a void * detour that neither
- * a tree nor the text at the conversion shows: a cast split between a
- * macro and its argument, (vf)(c ? (void *)f : (void *)g) (folded into
- * the arms, which keep no location), a typedef of void * or of an integer
- * type other than the usual kernel and libc names.
+ * function's address by the rules above.  And the void* kind within one
+ * expression: the front end folds (vf)(void *)f, (vf)(unsigned long)f and
+ * the implicit conversion of (void *)f to (vf)f as it builds them
+ * (fold_unary drops a conversion between a pointer and a pointer or an
+ * integer as wide), so such a place is recorded with the kind of where the
+ * value goes.  The source text would tell, but a compile of a .i without
+ * the sources (distcc) must write the same records.
  */
 #include "kcfi-plugin.h"
 #include "tree-iterator.h"
@@ -147,149 +148,6 @@ loc_of (tree t)
 						   : UNKNOWN_LOCATION;
 }
 
-/* Is WORD one of the words of TYPE, a cast's type name that is a pointer
-   to void (qualified) or an integer?  */
-static bool
-word_in (const char *word, size_t n, const char *const *list)
-{
-  for (; *list; list++)
-    if (strlen (*list) == n && !memcmp (*list, word, n))
-      return true;
-  return false;
-}
-
-/* CONTENT (N bytes) is the type name of a cast: does it name a pointer to
-   void or an integer type, words the text alone tells (a typedef of
-   another name is not recognized)?  */
-static bool
-void_or_integer_name_p (const char *content, size_t n)
-{
-  static const char *const quals[] = {
-    "const", "volatile", "restrict", "__restrict", "__restrict__", "__force",
-    NULL
-  };
-  static const char *const ints[] = {
-    "unsigned", "signed", "long", "int", "short", "char", "__int128",
-    "uintptr_t", "intptr_t", "size_t", "ssize_t", "ptrdiff_t", "ulong",
-    "u64", "s64", "__u64", "__s64", "u32", "s32", "uint64_t", "int64_t",
-    "unsigned_long", "__kernel_ulong_t", "__kernel_long_t", NULL
-  };
-  bool is_void = false, is_int = false, star = false;
-  for (size_t i = 0; i < n;)
-    {
-      unsigned char ch = content[i];
-      if (ISSPACE (ch))
-	i++;
-      else if (ch == '*')
-	star = true, i++;
-      else if (ISIDST (ch))
-	{
-	  size_t j = i;
-	  while (j < n && ISIDNUM ((unsigned char) content[j]))
-	    j++;
-	  const char *w = content + i;
-	  if (j - i == 4 && !memcmp (w, "void", 4))
-	    is_void = true;
-	  else if (word_in (w, j - i, ints))
-	    is_int = true;
-	  else if (!word_in (w, j - i, quals))
-	    return false;
-	  i = j;
-	}
-      else
-	return false;
-    }
-  return star ? is_void && !is_int : is_int && !is_void;
-}
-
-/* Do the leading "(type)" groups of TEXT[FROM, TO) -- the casts, each
-   followed by more of its operand -- hold one to void * or an integer?  A
-   group that is all the rest, "((vf)(void *)f)", is read inside.  */
-static bool
-detour_in_groups_p (const char *text, size_t from, size_t to, int depth)
-{
-  size_t i = from;
-  for (;;)
-    {
-      while (i < to && ISSPACE ((unsigned char) text[i]))
-	i++;
-      if (i >= to || text[i] != '(' || depth > 8)
-	return false;
-      size_t open = i, level = 0;
-      bool nested = false;
-      for (; i < to; i++)
-	{
-	  if (text[i] == '(')
-	    nested |= level++ > 0;
-	  else if (text[i] == ')' && --level == 0)
-	    break;
-	}
-      if (i >= to)
-	return false;
-      size_t close = i++;
-      size_t after = i;
-      while (after < to && ISSPACE ((unsigned char) text[after]))
-	after++;
-      if (after >= to)
-	return detour_in_groups_p (text, open + 1, close, depth + 1);
-      /* A cast is followed by its operand; "(f)" followed by ';', ')' or
-	 ',' was the operand itself.  */
-      if (!(ISIDST ((unsigned char) text[after]) || text[after] == '('
-	    || text[after] == '&' || text[after] == '*'))
-	return false;
-      if (!nested
-	  && void_or_integer_name_p (text + open + 1, close - open - 1))
-	return true;
-    }
-}
-
-/* The C front end folds (T1)(T2)x to (T1)x where T2 is a pointer or an
-   integer as wide, so (vf)(void *)f and (vf)(unsigned long)f leave no
-   tree of the detour.  The source text does: does the text of LOC, a
-   conversion's range, start with casts one of which is to void * or to an
-   integer?  The text is read where the compiler read it (for a macro, its
-   definition), up to the range's end if that is in the same place, else
-   to the end of the line.  Text the line table cannot give (a file that is
-   gone, a built-in location) is no detour; a cast split between a macro
-   and its argument is not seen.  */
-static bool
-detour_in_text_p (location_t loc)
-{
-  if (loc == UNKNOWN_LOCATION)
-    return false;
-  location_t start = linemap_resolve_location (line_table, get_start (loc),
-					       LRK_SPELLING_LOCATION, NULL);
-  location_t finish = linemap_resolve_location (line_table, get_finish (loc),
-						LRK_SPELLING_LOCATION, NULL);
-  expanded_location x = expand_location (start);
-  expanded_location y = expand_location (finish);
-  if (!x.file || x.line <= 0 || x.column <= 0)
-    return false;
-  int last = x.line;		/* the last line, and its last column or 0 */
-  int last_column = 0;
-  if (y.file && !strcmp (x.file, y.file) && y.column > 0
-      && (y.line > x.line || (y.line == x.line && y.column >= x.column))
-      && y.line < x.line + 3)
-    last = y.line, last_column = y.column;
-  char text[1024];
-  size_t n = 0;
-  for (int l = x.line; l <= last && n < sizeof text - 1; l++)
-    {
-      char_span line = location_get_source_line (x.file, l);
-      if (!line)
-	return false;
-      size_t from = l == x.line ? (size_t) x.column - 1 : 0;
-      size_t to = l == last && last_column ? (size_t) last_column
-					     : line.length ();
-      if (from > line.length () || to > line.length ())
-	return false;
-      for (size_t i = from; i < to && n < sizeof text - 2; i++)
-	text[n++] = line[i];
-      text[n++] = ' ';
-    }
-  return detour_in_groups_p (text, 0, n, 0);
-}
-
 /* E, a value of type TO (a function-pointer type), going where KIND says:
    record the function whose address it is, if it has another type.  E may
    choose between values (?:), or end a comma expression: each value that
@@ -300,20 +158,14 @@ examine_value (walk *w, tree e, tree to, location_t loc, bool via,
 	       conv_kind kind, int depth)
 {
   tree inner = e;
-  location_t casts[4];
-  int ncasts = 0;
   for (;;)
     {
       if (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR
 	  || TREE_CODE (inner) == SAVE_EXPR)
 	{
 	  w->done->add (inner);
-	  location_t at = loc_of (inner);
 	  if (loc == UNKNOWN_LOCATION)
-	    loc = at;
-	  if (at != UNKNOWN_LOCATION && TREE_CODE (inner) != SAVE_EXPR
-	      && ncasts < 4)
-	    casts[ncasts++] = at;
+	    loc = loc_of (inner);
 	  inner = TREE_OPERAND (inner, 0);
 	  via |= !fn_pointer_type_p (TREE_TYPE (inner))
 		 && TREE_CODE (inner) != SAVE_EXPR;
@@ -368,8 +220,6 @@ examine_value (walk *w, tree e, tree to, location_t loc, bool via,
     return;			/* calls through T (*)() are not checked */
   if (TYPE_MAIN_VARIANT (TREE_TYPE (to)) == TYPE_MAIN_VARIANT (TREE_TYPE (fn)))
     return;
-  for (int i = 0; i < ncasts && !via; i++)
-    via = detour_in_text_p (casts[i]);
   add (w, fn, to, loc, via ? CONV_VIA_VOID : kind);
 }
 

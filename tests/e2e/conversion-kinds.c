@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The classes of conversions the front end hides from a plain walk
  * (tests/e2e/conversion-kinds.sh, issue 42 item 2): ?: and comma operands,
- * casts through void * or an integer that GCC folds away, one place per
- * type, and stores into unions.  A line marked "K kind fn..." gets one
+ * casts through void * or an integer (GCC folds the inner cast away as it
+ * builds the expression: these get the kind of where the value goes, not
+ * void*; only a detour through a variable is void*), one place per type,
+ * and stores into unions.  A line marked "K kind fn..." gets one
  * -Wkcfi-cast warning and one record of that kind per fn, converted to
  * void (*)(long); a line marked "U fn type" one union record of fn as that
  * type and no warning; "N" lines nothing at all. */
@@ -24,13 +26,13 @@ void twice(int c) { p = c ? (vf)y : (vf)y; }			/* K assign y */
 void argcond(int c) { take(c ? (vf)y : (vf)w); }		/* K arg y w */
 vf retcomma(void) { return (g(), (vf)w); }			/* K return w */
 
-void v1(void) { p = (vf)(void *)y; }				/* K void* y */
-void v2(void) { p = (void *)y; }				/* K void* y */
-vf v3(void) { return (vf)(unsigned long)y; }			/* K void* y */
+void v1(void) { p = (vf)(void *)y; }				/* K assign y */
+void v2(void) { p = (void *)y; }				/* K assign y */
+vf v3(void) { return (vf)(unsigned long)y; }			/* K return y */
 #define VCAST(f) ((vf)(void *)(f))
-void v4(void) { p = VCAST(y); }					/* K void* y */
-void v5(void) { p = (vf)(const void *)&y; }			/* K void* y */
-void v6(void) { take((vf)(unsigned long)(void *)w); }		/* K void* w */
+void v4(void) { p = VCAST(y); }					/* K assign y */
+void v5(void) { void *v = (void *)y; p = v; }			/* K void* y */
+void v6(void) { take((vf)(unsigned long)(void *)w); }		/* K arg w */
 void c1(void) { p = (vf)(y); }					/* K assign y */
 void c2(void) { p = (vf)(fn_t *)y; }				/* K assign y */
 void c3(void) { p = (vf)((y)); }				/* K assign y */

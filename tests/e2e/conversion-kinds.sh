@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Conversion records by class (issue 42 item 2, conversion-kinds.c's
 # markers): the values ?: and the comma operator choose, casts through
-# void * or an integer that GCC folds away (void* kind), one place per
-# function and type, union stores (union kind: recorded, no -Wkcfi-cast,
+# void * or an integer that GCC folds away (the kind of where the value
+# goes), through a variable (void*), one place per function and type,
+# union stores (union kind: recorded, no -Wkcfi-cast,
 # kcfi-audit --mismatches lists them with --union-stores only), at -O0 and
 # -O2.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -44,7 +45,7 @@ for o in -O0 -O2; do
 		sh -c "diff want.warn got.warn"
 	"$AUDIT" --mismatches --union-stores k$o.o >all.mis
 	records all.mis >got.rec
-	check "$o: the records, by kind (?:, comma, void * folded away, union)" \
+	check "$o: the records, by kind (?:, comma, void * folded away or not, union)" \
 		sh -c "diff want.rec got.rec"
 	n=$(wc -l <want.rec)
 	check "$o: --union-stores: the summary counts every place" \
