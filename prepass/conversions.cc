@@ -29,10 +29,10 @@
  * call through the cast, a comparison (cast) -- and void* whenever the
  * address passed through a type that is no function pointer (void *, an
  * integer) or through a local variable all of whose definitions are that
- * function's address.  union: a store into a union
- * member, once for each other function-pointer type of the union's
- * members (union_store).  A place, (file, line, function, type), is
- * written once.  decl: the address of a function the unit only
+ * function's address.  union: a store into a union member, once for each
+ * other function-pointer type among the union's members (union_store).
+ * A place, (file, line, function, type), is written once.  decl: the
+ * address of a function the unit only
  * declares, once per function, at its first place, with the declared type
  * on both sides; kcfi-audit compares it with the definition's preamble.
  *
@@ -237,7 +237,7 @@ examine (walk *w, tree e, conv_kind kind)
    security_list_options, cpuhp's step callbacks) are never read through
    another member, so these places have a kind of their own, union, which
    kcfi-as does not warn about and kcfi-audit --mismatches lists only with
-   =all; the records stay for --explain, which names such a store when a
+   --union-stores; the records stay for --explain, which names such a store when a
    call through another member does trap.  One record per other type, not
    per member.  */
 static void
