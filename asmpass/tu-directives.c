@@ -167,12 +167,16 @@ static const char *const conversion_kinds[] = {
 #undef KIND_NAME
 };
 enum { CONVERSION_DECL = sizeof(conversion_kinds) / sizeof(conversion_kinds[0]) - 1 };
+#define KIND_INDEX(e, s) CONVERSION_INDEX_##e,
+enum { KCFI_CONVERSION_KINDS(KIND_INDEX) };
+#undef KIND_INDEX
 
 /* .kcfi_conversion NAME, "FROM", "TO", "FILE", LINE, "CONTEXT", KIND: the
  * function NAME of type FROM became a pointer of type TO.  Where the two
  * type ids differ (and for every decl, which kcfi-audit judges against
  * the definition) a KCFI_CONVERSION record; where they differ, under
- * --kcfi-warn-cast, a warning or error at FILE:LINE. */
+ * --kcfi-warn-cast, a warning or error at FILE:LINE (not for a union
+ * store, see common/exempt.h). */
 enum verdict_kind tu_on_conversion(struct tu *t, const struct kcfi_directive *d, struct verdict *v)
 {
 	size_t kind;
@@ -181,7 +185,7 @@ enum verdict_kind tu_on_conversion(struct tu *t, const struct kcfi_directive *d,
 			break;
 	if (kind > CONVERSION_DECL)
 		return v_fail(v, 0, ".kcfi_conversion: unknown kind '%.*s' (known: cast, init, "
-			      "assign, arg, return, void*, decl)", (int)d->conv_kind.n,
+			      "assign, arg, return, void*, union, decl)", (int)d->conv_kind.n,
 			      d->conv_kind.p);
 	char stack[1024], *heap;
 	struct slice from_text = type_text(d, stack, sizeof(stack), &heap);
@@ -219,7 +223,9 @@ enum verdict_kind tu_on_conversion(struct tu *t, const struct kcfi_directive *d,
 	record_conversion(&v->text, arch_code_id(t->arch, from.id), arch_code_id(t->arch, to.id),
 			  strs);
 	k = V_REPLACE;
-	if (differ && t->opts.warn_cast) {
+	/* A union store is a mismatch only if the union is read through the
+	 * other member, which the unit cannot tell: recorded, not warned. */
+	if (differ && t->opts.warn_cast && kind != CONVERSION_INDEX_UNION) {
 		bool error = t->opts.warn_cast > 1;
 		buf_printf(&v->diag, "%s:%u: %s: converting '%s' (%.*s) to '%s' changes its KCFI "
 			   "type id [-W%skcfi-cast]\n", file, d->src_line,

@@ -146,7 +146,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct targets_opts to = { .top = 10 };
-	bool targets = false, mismatches = false;
+	bool targets = false, mismatches = false, union_stores = false;
 	const char *explain = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, KCFI_AUDIT_SHORTOPTS, kcfi_audit_longopts, NULL)) != -1) {
@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 		case KCFI_AUDIT_OPT_ARITY: audit_arity = true; break;
 		case KCFI_AUDIT_OPT_EXPLAIN: explain = optarg; break;
 		case KCFI_AUDIT_OPT_MISMATCHES: mismatches = true; break;
+		case KCFI_AUDIT_OPT_UNION_STORES: union_stores = true; break;
 		case KCFI_AUDIT_OPT_STRICT: audit_strict = true; break;
 		case KCFI_AUDIT_OPT_HELP: usage(stdout); return 0;
 		case KCFI_AUDIT_OPT_VERSION: printf("kcfi-audit (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
@@ -194,13 +195,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kcfi-audit: --csv, --json and --plot take one FILE\n");
 		return 2;
 	}
+	if (union_stores && !mismatches) {
+		fprintf(stderr, "kcfi-audit: --union-stores needs --mismatches\n");
+		return 2;
+	}
 	if (mismatches && (targets || audit_arity)) {
 		fprintf(stderr, "kcfi-audit: --mismatches takes no --targets or --arity\n");
 		return 2;
 	}
 	elf_version(EV_CURRENT);
 	if (mismatches)
-		return mismatches_report(argv + optind, argc - optind);
+		return mismatches_report(argv + optind, argc - optind, union_stores);
 	int worst = 0;
 	for (int i = optind; i < argc; i++) {
 		int rc = audit_one(argv[i], targets, &to);

@@ -12,7 +12,10 @@
  * and line.  A decl record (the unit only declared the function) is a
  * mismatch only when the files define the function with a preamble of
  * another id: a function declared one way in one unit and defined another
- * way in another. */
+ * way in another.  A union record (a store into a union member, read as
+ * another member's type only if the code does so, which most such unions'
+ * code never does) is left out and counted in the summary line, unless
+ * --union-stores asks for them. */
 #include "config.h"
 
 #include <stdio.h>
@@ -134,7 +137,7 @@ static const char *name_of_id(const struct audit_file *f, uint32_t id)
 	return k ? n->name : NULL;
 }
 
-int mismatches_report(char *const *paths, int npaths)
+int mismatches_report(char *const *paths, int npaths, bool union_stores)
 {
 	struct audit_file *files = calloc((size_t)npaths, sizeof(*files));
 	size_t ndefs = 0, nconvs = 0;
@@ -204,6 +207,14 @@ int mismatches_report(char *const *paths, int npaths)
 		if (!u || place_key_cmp(&places[u - 1], &places[k]))
 			places[u++] = places[k];
 	n = u;
+	size_t unions = 0;
+	if (!union_stores) {
+		for (size_t k = u = 0; k < n; k++)
+			if (strcmp(places[k].c->kind, "union"))
+				places[u++] = places[k];
+		unions = n - u;
+		n = u;
+	}
 	/* Sorted by function then types: each group is a run. */
 	size_t functions = 0, pairs = 0;
 	for (size_t k = 0, run; k < n; k = run) {
@@ -234,8 +245,11 @@ int mismatches_report(char *const *paths, int npaths)
 			printf(" (defined in %s)", p->defined_in);
 		putchar('\n');
 	}
-	printf("mismatches: %zu places, %zu functions, %zu distinct type pairs\n", n, functions,
-	       pairs);
+	printf("mismatches: %zu places, %zu functions, %zu distinct type pairs", n, functions, pairs);
+	if (unions)
+		printf(" (%zu union store%s not listed: --union-stores)", unions,
+		       unions == 1 ? "" : "s");
+	putchar('\n');
 	rc = n ? 1 : 0;
 	free(defs);
 	free(places);

@@ -12,9 +12,10 @@
 #       the wrapper below), SRCDIR the kernel source (Clang's warning names
 #       no function, so the cast's operand is read at its column),
 #       MISMATCHES the output of
-#       `kcfi-audit --mismatches vmlinux $(find . -name '*.ko')` (gives each
-#       of ours its kind: cast, init, assign, arg, return, void*, decl; adds
-#       the cross-unit decl places no compile-time warning sees)
+#       `kcfi-audit --mismatches --union-stores vmlinux $(find . -name '*.ko')` (gives each
+#       of ours its kind: cast, init, assign, arg, return, void*, union,
+#       decl; adds the cross-unit decl places no compile-time warning sees;
+#       with --union-stores also the union stores -Wkcfi-cast leaves out)
 #   bench/cast-compare.sh trees GCC_TREE CLANG_TREE
 #       builds in progress or stopped: only the C units both trees have
 #       compiled since their build.start file (touch it before starting the
@@ -103,7 +104,7 @@ if [ "$mode" = trees ]; then
 			[ -n "$(find "$clang_tree/$o" -newer "$clang_tree/build.start")" ] &&
 			echo "${o#./}"
 	done | sort >"$OUT/units.txt"
-	(cd "$gcc_tree" && xargs -s 1000000 "$AUDIT" --mismatches) <"$OUT/units.txt" \
+	(cd "$gcc_tree" && xargs -s 1000000 "$AUDIT" --mismatches --union-stores) <"$OUT/units.txt" \
 		>"$OUT/mismatches.txt" || :
 	: >"$OUT/ours.log"
 	while read -r o; do
@@ -168,7 +169,7 @@ if audit_file:
 # Without warnings (trees mode): ours are the audit's places, decl aside.
 if not ours:
     for (k, kind, fr, to, where) in audit_rows:
-        if kind != 'decl':
+        if kind not in ('decl', 'union'):
             ours[k + (to,)] = fr
             ours_units[k + (to,)] += 1
 
@@ -269,8 +270,8 @@ ours_pairs = collections.defaultdict(dict)      # (f, n, fn) -> {to: from}
 for (f, n, fn, to), fr in ours.items():
     ours_pairs[(f, n, fn)][to] = fr
 for (k, kind, fr, to, where) in audit_rows:
-    if kind == 'decl':
-        ours_pairs[k][to + ' [decl]'] = fr
+    if kind in ('decl', 'union'):
+        ours_pairs[k][to + ' [%s]' % kind] = fr
 
 both_o, ours_only = [], []
 for (f, n, fn), tos in sorted(ours_pairs.items()):
@@ -286,6 +287,8 @@ for (f, n, fn), tos in sorted(ours_pairs.items()):
     cast = cast_before(f, n, fn)
     if 'decl' in kinds:
         cls = 'decl: cross-unit declaration'
+    elif kinds == 'union':
+        cls = 'union: a store into a union (kind union, not warned)'
     elif len(tos) > 1:
         cls = 'union: a member of each other type'
     elif cast is not None and VOIDP.search(cast):
@@ -322,7 +325,7 @@ write('ours-only.tsv', ours_only, ('file', 'line', 'function', 'from', 'to', 'nt
 
 # The audit against the warnings, decl places aside.
 warn_keys = set((f, n, fn) for (f, n, fn, to) in ours)
-aud_keys = set(k for (k, kind, *_r) in audit_rows if kind != 'decl')
+aud_keys = set(k for (k, kind, *_r) in audit_rows if kind not in ('decl', 'union'))
 
 S = []
 p = S.append
@@ -332,8 +335,9 @@ p('ours (-Wkcfi-cast):   %d warnings, %d (place, type) records, %d (file:line, f
 p('clang (-Wcast-function-type-strict): %d warnings, %d places (file:line:col), %d file:lines'
   % (sum(clang_units.values()), len(clang), len(clang_lines)))
 if audit_file:
-    p('kcfi-audit --mismatches: %d places (%d decl); warnings not in the audit: %d; audit (not decl) not in the warnings: %d'
+    p('kcfi-audit --mismatches: %d places (%d decl, %d union); warnings not in the audit: %d; audit (not decl, not union) not in the warnings: %d'
       % (len(audit_rows), sum(1 for r in audit_rows if r[1] == 'decl'),
+         sum(1 for r in audit_rows if r[1] == 'union'),
          len(warn_keys - set(audit)), len(aud_keys - warn_keys)))
 cl_both = len(both_c)
 p('clang places ours also reports (same file:line): %d of %d' % (cl_both, len(clang)))

@@ -92,10 +92,16 @@ enum kcfi_exempt_reason {
 #define KCFI_CONVERSION_KINDS(X)                                             \
 	X(CAST, "cast")		/* an explicit cast in code */                 \
 	X(INIT, "init")		/* a static or automatic initializer */        \
-	X(ASSIGN, "assign")	/* an assignment, including through a union */ \
+	X(ASSIGN, "assign")	/* an assignment */                            \
 	X(ARG, "arg")		/* passed as an argument of another type */    \
 	X(RETURN, "return")	/* returned as another type */                 \
 	X(VIA_VOID, "void*")	/* through a void * or an integer, followed */ \
+	X(UNION, "union")	/* stored in a union member; the record is    \
+				   for a union's other member of this type,  \
+				   which could read it: no -Wkcfi-cast, and  \
+				   kcfi-audit --mismatches lists it with =all \
+				   only (most such unions are never read      \
+				   through another member) */                \
 	X(DECL, "decl")		/* the address of a function the unit only     \
 				   declares: START's two ids may be equal;     \
 				   kcfi-audit compares the declared type with  \

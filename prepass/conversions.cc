@@ -13,7 +13,8 @@
  *   PLUGIN_PRE_GENERICIZE   a function's body, as the C front end built it:
  *                           casts, assignments (also into a union that has
  *                           a member of another function-pointer type),
- *                           arguments, returns, automatic initializers;
+ *                           arguments, returns, automatic initializers,
+ *                           the values ?: and comma expressions yield;
  *                           the gimplifier would drop the pointer
  *                           conversions as useless
  *   PLUGIN_FINISH_DECL      the initializer of a variable of static storage
@@ -28,15 +29,24 @@
  * call through the cast, a comparison (cast) -- and void* whenever the
  * address passed through a type that is no function pointer (void *, an
  * integer) or through a local variable all of whose definitions are that
- * function's address.  decl: the address of a function the unit only
+ * function's address.  union: a store into a union member, once for each
+ * other function-pointer type among the union's members (union_store).
+ * A place, (file, line, function, type), is written once.  decl: the
+ * address of a function the unit only
  * declares, once per function, at its first place, with the declared type
  * on both sides; kcfi-audit compares it with the definition's preamble.
  *
  * Not seen: addresses that cross a function boundary as void * (stored in
  * a global, passed to a function that converts), conversions in slim or
  * fat LTO compilations (the front end's types are gone by the end of the
- * unit), compound literals, and casts of a pointer variable that is not a
- * function's address by the rules above.
+ * unit), compound literals, casts of a pointer variable that is not a
+ * function's address by the rules above.  And the void* kind within one
+ * expression: the front end folds (vf)(void *)f, (vf)(unsigned long)f and
+ * the implicit conversion of (void *)f to (vf)f as it builds them
+ * (fold_unary drops a conversion between a pointer and a pointer or an
+ * integer as wide), so such a place is recorded with the kind of where the
+ * value goes.  The source text would tell, but a compile of a .i without
+ * the sources (distcc) must write the same records.
  */
 #include "kcfi-plugin.h"
 #include "tree-iterator.h"
@@ -52,11 +62,11 @@ bool kcfi_conversions = true;	/* -fplugin-arg-kcfi-no-conversions: off */
 enum conv_kind
 {
   CONV_CAST, CONV_INIT, CONV_ASSIGN, CONV_ARG, CONV_RETURN, CONV_VIA_VOID,
-  CONV_DECL
+  CONV_UNION, CONV_DECL
 };
 
 static const char *const kind_names[] = {
-  "cast", "init", "assign", "arg", "return", "void*", "decl"
+  "cast", "init", "assign", "arg", "return", "void*", "union", "decl"
 };
 
 /* One place; the trees stay alive through KEPT, a GC root.  */
@@ -138,26 +148,54 @@ loc_of (tree t)
 						   : UNKNOWN_LOCATION;
 }
 
-/* E is a value of a function-pointer type going where KIND says: record
-   the function whose address it is, if it has another type.  */
+/* E, a value of type TO (a function-pointer type), going where KIND says:
+   record the function whose address it is, if it has another type.  E may
+   choose between values (?:), or end a comma expression: each value that
+   can reach TO is followed.  VIA: a type on the way that is no function
+   pointer.  */
 static void
-examine (walk *w, tree e, conv_kind kind)
+examine_value (walk *w, tree e, tree to, location_t loc, bool via,
+	       conv_kind kind, int depth)
 {
-  if (!e || !fn_pointer_type_p (TREE_TYPE (e)) || w->done->contains (e))
-    return;
-  tree to = TREE_TYPE (e);
-  location_t loc = loc_of (e);
-  bool via = false;
   tree inner = e;
-  while (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR
-	 || TREE_CODE (inner) == SAVE_EXPR)
+  for (;;)
     {
-      w->done->add (inner);
-      if (loc == UNKNOWN_LOCATION)
-	loc = loc_of (inner);
-      inner = TREE_OPERAND (inner, 0);
-      via |= !fn_pointer_type_p (TREE_TYPE (inner))
-	     && TREE_CODE (inner) != SAVE_EXPR;
+      if (CONVERT_EXPR_P (inner) || TREE_CODE (inner) == NON_LVALUE_EXPR
+	  || TREE_CODE (inner) == SAVE_EXPR)
+	{
+	  w->done->add (inner);
+	  if (loc == UNKNOWN_LOCATION)
+	    loc = loc_of (inner);
+	  inner = TREE_OPERAND (inner, 0);
+	  via |= !fn_pointer_type_p (TREE_TYPE (inner))
+		 && TREE_CODE (inner) != SAVE_EXPR;
+	}
+      else if (TREE_CODE (inner) == COMPOUND_EXPR)
+	{
+	  w->done->add (inner);
+	  inner = TREE_OPERAND (inner, 1);
+	  via |= !fn_pointer_type_p (TREE_TYPE (inner));
+	}
+      else if (TREE_CODE (inner) == COND_EXPR)
+	{
+	  w->done->add (inner);
+	  if (depth > 32)
+	    return;
+	  /* Each arm at its own line, else the whole's.  */
+	  for (int op = 1; op <= 2; op++)
+	    {
+	      tree arm = TREE_OPERAND (inner, op);
+	      if (!arm || VOID_TYPE_P (TREE_TYPE (arm)))
+		continue;	/* an arm that does not return */
+	      location_t at = loc_of (arm);
+	      examine_value (w, arm, to, at != UNKNOWN_LOCATION ? at : loc,
+			     via || !fn_pointer_type_p (TREE_TYPE (arm)), kind,
+			     depth + 1);
+	    }
+	  return;
+	}
+      else
+	break;
     }
   tree fn = NULL_TREE;
   if (TREE_CODE (inner) == ADDR_EXPR
@@ -185,10 +223,25 @@ examine (walk *w, tree e, conv_kind kind)
   add (w, fn, to, loc, via ? CONV_VIA_VOID : kind);
 }
 
-/* FN stored in FIELD of a union: the union's other function-pointer
-   members read it as their types.  */
+/* E is a value of a function-pointer type going where KIND says.  */
 static void
-union_store (walk *w, tree field, tree value, location_t loc, conv_kind kind)
+examine (walk *w, tree e, conv_kind kind)
+{
+  if (!e || !fn_pointer_type_p (TREE_TYPE (e)) || w->done->contains (e))
+    return;
+  examine_value (w, e, TREE_TYPE (e), loc_of (e), false, kind, 0);
+}
+
+/* FN stored in FIELD of a union: the union's other function-pointer
+   members could read it as their types.  Most such unions (Linux's
+   security_list_options, cpuhp's step callbacks) are never read through
+   another member, so these places have a kind of their own, union, which
+   kcfi-as does not warn about and kcfi-audit --mismatches lists only with
+   --union-stores; the records stay for --explain, which names such a store when a
+   call through another member does trap.  One record per other type, not
+   per member.  */
+static void
+union_store (walk *w, tree field, tree value, location_t loc)
 {
   tree u = DECL_CONTEXT (field);
   if (!u || TREE_CODE (u) != UNION_TYPE || !fn_pointer_type_p (TREE_TYPE (field)))
@@ -201,12 +254,23 @@ union_store (walk *w, tree field, tree value, location_t loc, conv_kind kind)
     return;
   tree fn = TREE_OPERAND (inner, 0);
   for (tree f = TYPE_FIELDS (u); f; f = DECL_CHAIN (f))
-    if (TREE_CODE (f) == FIELD_DECL && f != field
-	&& fn_pointer_type_p (TREE_TYPE (f))
-	&& prototype_p (TREE_TYPE (TREE_TYPE (f)))
-	&& TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (f)))
-	   != TYPE_MAIN_VARIANT (TREE_TYPE (fn)))
-      add (w, fn, TREE_TYPE (f), loc, kind);
+    {
+      if (TREE_CODE (f) != FIELD_DECL || f == field
+	  || !fn_pointer_type_p (TREE_TYPE (f))
+	  || !prototype_p (TREE_TYPE (TREE_TYPE (f))))
+	continue;
+      tree type = TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (f)));
+      if (type == TYPE_MAIN_VARIANT (TREE_TYPE (fn))
+	  || type == TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (field))))
+	continue;
+      bool seen = false;	/* an earlier member of this type */
+      for (tree g = TYPE_FIELDS (u); g != f && !seen; g = DECL_CHAIN (g))
+	seen = TREE_CODE (g) == FIELD_DECL && g != field
+	       && fn_pointer_type_p (TREE_TYPE (g))
+	       && TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (g))) == type;
+      if (!seen)
+	add (w, fn, TREE_TYPE (f), loc, CONV_UNION);
+    }
 }
 
 static void init_value (walk *w, tree init, location_t loc);
@@ -223,7 +287,7 @@ init_ctor (walk *w, tree ctor, location_t loc)
     {
       location_t at = loc_of (value) != UNKNOWN_LOCATION ? loc_of (value) : loc;
       if (field && TREE_CODE (field) == FIELD_DECL)
-	union_store (w, field, value, at, CONV_INIT);
+	union_store (w, field, value, at);
       init_value (w, value, at);
     }
 }
@@ -278,7 +342,7 @@ body_node (tree *tp, int *walk_subtrees, void *data)
 							: CONV_ASSIGN;
 	examine (w, rhs, kind);
 	if (TREE_CODE (lhs) == COMPONENT_REF)
-	  union_store (w, TREE_OPERAND (lhs, 1), rhs, loc_of (t), kind);
+	  union_store (w, TREE_OPERAND (lhs, 1), rhs, loc_of (t));
 	break;
       }
     case CALL_EXPR:
@@ -421,9 +485,39 @@ kcfi_write_conversions (void)
   for (size_t i = 0; i < nconvs; i++)
     order[i] = i;
   qsort (order, nconvs, sizeof *order, source_order);
+  /* One place per function and type a line converts it to (a ?: whose
+     arms cast it alike, a union with two members of the type): the first
+     found, unless that is a union store and another is not.  */
+  bool *dup = XCNEWVEC (bool, nconvs);
+  for (size_t i = 0, end; i < nconvs; i = end)
+    {
+      const conversion &first = convs[order[i]];
+      for (end = i + 1; end < nconvs; end++)
+	{
+	  const conversion &c = convs[order[end]];
+	  if (c.line != first.line || strcmp (c.file, first.file))
+	    break;
+	}
+      for (size_t j = i + 1; j < end; j++)
+	for (size_t k = i; k < j; k++)
+	  {
+	    conversion &a = convs[order[k]], &b = convs[order[j]];
+	    if (dup[k] || a.fn != b.fn
+		|| TYPE_MAIN_VARIANT (TREE_TYPE (a.to))
+		   != TYPE_MAIN_VARIANT (TREE_TYPE (b.to)))
+	      continue;
+	    if (a.kind == CONV_UNION && b.kind != CONV_UNION)
+	      dup[k] = true;
+	    else
+	      dup[j] = true;
+	    break;
+	  }
+    }
   kcfi_batch lines;
   for (size_t i = 0; i < nconvs; i++)
     {
+      if (dup[i])
+	continue;
       const conversion &c = convs[order[i]];
       if (DECL_IS_UNDECLARED_BUILTIN (c.fn) || fndecl_built_in_p (c.fn))
 	continue;
@@ -440,6 +534,7 @@ kcfi_write_conversions (void)
       kcfi_write_conversion (c.fn, from->str, to->str, c.file, c.line,
 			     c.context, kind_names[c.kind]);
     }
+  free (dup);
   free (order);
 }
 

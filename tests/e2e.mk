@@ -46,6 +46,9 @@
 #   conversions  a function's address as a pointer of another type id: every
 #                kind, -Wkcfi-cast/-Werror=kcfi-cast (file:line), kcfi-audit
 #                --mismatches, the code unchanged, readelf -w and dwz
+#   conversion-kinds  the classes: ?: and comma operands, casts through void *
+#                or an integer GCC folds away, one place per type, union
+#                stores (recorded, not warned, --mismatches --union-stores)
 #   i386         kcfi-gcc -m32 / i686-linux-gnu-kcfi-gcc, mixed with clang-22
 #                -m32 both ways: matched calls run, wrong types trap (SIGTRAP)
 E2E_TESTS = \
@@ -79,6 +82,7 @@ E2E_TESTS = \
 	tests/e2e/finish-asm.sh \
 	tests/e2e/output-paths.sh \
 	tests/e2e/conversions.sh \
+	tests/e2e/conversion-kinds.sh \
 	tests/e2e/i386.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
@@ -93,4 +97,5 @@ EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/sigill-report.c \
 	tests/e2e/i386.h tests/e2e/i386-main.c tests/e2e/i386-callers.c \
 	tests/e2e/i386-targets.c \
 	tests/e2e/conversions.c tests/e2e/conversions-def.c tests/e2e/conversions-clean.c \
+	tests/e2e/conversion-kinds.c \
 	tests/README.md

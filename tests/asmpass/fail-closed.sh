@@ -170,6 +170,22 @@ check "--kcfi-warn-cast=error: the message, only where the ids differ" test \
 check "without --kcfi-warn-cast: assembles, silent" sh -c \
 	"'$KCFI_AS' -o '$T/cast.o' '$T/cast.s' >'$T/cast.err' 2>&1 && test ! -s '$T/cast.err'"
 
+# A union store: a record, but no warning or error, whatever the option.
+cat >"$T/union.s" <<END
+$V
+	.kcfi_conversion f, "int (long)", "void (*)(long)", "a.c", 5, "g", union
+END
+"$KCFI_AS" --kcfi-warn-cast=error -o "$T/union.o" "$T/union.s" >"$T/union.err" 2>&1
+check "--kcfi-warn-cast=error, kind union: assembles, silent" sh -c \
+	"test $? -eq 0 && test -f '$T/union.o' && test ! -s '$T/union.err'"
+"$KCFI_AS" -o "$T/nounion.o" "$T/union.s" 2>/dev/null
+check "kind union: the record is written either way" cmp "$T/union.o" "$T/nounion.o"
+if [ -x "$top_builddir/kcfi-audit" ]; then
+	check "kind union: the record, as kcfi-audit --mismatches --union-stores reads it" test \
+		"$("$top_builddir/kcfi-audit" --mismatches --union-stores "$T/union.o" | head -1)" = \
+		"a.c:5: union: 'f' int (long) as void (long) [in g]"
+fi
+
 expect_error undefined-type 3 'type 7, which no .kcfi_type defined' <<END
 $V
 f:

@@ -124,7 +124,7 @@ check "  ... trapping, the printed id is the file's (no re-randomization note)" 
 check "  ... the line to fix: the cast in the table's initializer" \
 	fixes kcfi "explain\\.c:$CONV_PUT" init table add_one 'void \(int \*\)'
 check "  ... and the union's store of the same function" \
-	fixes kcfi "explain\\.c:$CONV_UNION" assign main add_one 'void \(int \*\)'
+	fixes kcfi "explain\\.c:$CONV_UNION" union main add_one 'void \(int \*\)'
 check "built without conversion records: the rest explained, exit 1" \
 	explained noconv 1 "$T/kcfi.log" "$T/prog-noconv"
 check "  ... said what cannot be said" \
@@ -241,7 +241,7 @@ EOF
 		'parameter 1: the call passes int \*, add_one takes long'
 	check "  ... arm64, trapping" says arm64 '^  kernel: arm64, trapping'
 	check "  ... the line to fix: the union's store" \
-		fixes arm64 "explain\\.c:$CONV_UNION" assign main add_one 'void \(int \*\)'
+		fixes arm64 "explain\\.c:$CONV_UNION" union main add_one 'void \(int \*\)'
 fi
 if cross riscv64-linux-gnu riscv.ko; then
 	P=$(frame riscv64-linux-gnu- "$T/riscv.ko" call_get trap)

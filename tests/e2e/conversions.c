@@ -37,7 +37,7 @@ void code(long x)
 	take((vl_fn)y);			/* WARN y arg */
 	void *vp = (void *)y;
 	q = (vl_fn)vp;			/* WARN y void* */
-	uu.i = y;			/* WARN y assign */
+	uu.i = y;			/* UNION y: recorded, no warning */
 	e = ext;
 	same = (il_fn)y;
 	ll = (int (*)(long long))lng;	/* WARN lng assign */

@@ -77,12 +77,11 @@ conversions.c:17: init: 'y' int (long) as void (long) [in table]
 conversions.c:35: cast: 'y' int (long) as void (long) [in code]
 conversions.c:37: arg: 'y' int (long) as void (long) [in code]
 conversions.c:39: void*: 'y' int (long) as void (long) [in code]
-conversions.c:40: assign: 'y' int (long) as void (long) [in code]
 conversions.c:25: return: 'z' int (long) as void (long) [in ret]
 conversions.c:36: assign: 'z' int (long) as void (long) [in code]
 conversions.c:41: decl: 'ext' long (long) as int (long) [in code] (defined in DEF)
 conversions.c:43: assign: 'lng' int (long) as int (long long) [in code]
-mismatches: 9 places, 4 functions, 3 distinct type pairs
+mismatches: 8 places, 4 functions, 3 distinct type pairs (1 union store not listed: --union-stores)
 WANT
 "$AUDIT" --mismatches c.o d.o >got.mis
 check "--mismatches c.o d.o: exits 1" test $? -eq 1
@@ -95,14 +94,24 @@ check "--mismatches on the linked program: the same" cmp want2 got.mis
 "$AUDIT" --mismatches c.o d.o prog c.o >got.mis
 sed 's/DEF/d.o/' want.mis >want3
 check "--mismatches on copies of the same places: each once" cmp want3 got.mis
+"$AUDIT" --mismatches --union-stores c.o d.o >got.mis
+{ sed '/^conversions.c:39:/a\
+conversions.c:40: union: '"'y'"' int (long) as void (long) [in code]
+s/DEF/d.o/; s/^mismatches: .*/mismatches: 9 places, 4 functions, 3 distinct type pairs/' want.mis; } >want4
+check "--mismatches --union-stores: the union store listed and counted" cmp want4 got.mis
+"$AUDIT" --union-stores c.o >/dev/null 2>got.err
+rc=$?
+check "--union-stores without --mismatches: a usage error" \
+	sh -c "test $rc -eq 2 && grep -q 'needs --mismatches' got.err"
 "$AUDIT" --mismatches c.o >got.mis
 check "--mismatches without the defining unit: no decl mismatch" \
-	sh -c "grep -q '^mismatches: 8 places, 3 functions, 2 distinct type pairs\$' got.mis && ! grep -q decl got.mis"
+	sh -c "grep -q '^mismatches: 7 places, 3 functions, 2 distinct type pairs (1 union store not listed: --union-stores)\$' got.mis && ! grep -q decl got.mis"
 
 kgcc -O2 -c conversions-clean.c -o clean.o
 "$AUDIT" --mismatches clean.o >got.mis
+rc=$?
 check "--mismatches on correct code: nothing, exit 0" \
-	sh -c "test \$? -eq 0 && test \"\$(cat got.mis)\" = 'mismatches: 0 places, 0 functions, 0 distinct type pairs'"
+	sh -c "test $rc -eq 0 && test \"\$(cat got.mis)\" = 'mismatches: 0 places, 0 functions, 0 distinct type pairs'"
 
 # The records upset neither the audit nor the tools that read debug sections.
 "$AUDIT" -q c.o >audit.out
