@@ -111,7 +111,7 @@ build_kernel() {
 # scripts/install-deps.sh --with-bench-runtime adds one).
 qemu_header() {
 	local ver dir
-	ver=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) ||
+	ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
 		{ log "qemu-system-x86 is not installed"; return 1; }
 	dir=$CACHE/qemu-plugin-h/$ver
 	if [ ! -f "$dir/qemu-plugin.h" ]; then
