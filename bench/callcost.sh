@@ -5,14 +5,17 @@
 # compiled -O2 by gcc, kcfi-gcc -fsanitize=kcfi, clang-19 and clang-19
 # -fsanitize=kcfi, each object with its own symbol names, and linked with
 # the driver (bench/callcost/main.c, gcc) into one program.  The driver runs
-# the loops of the four builds in turns, BENCH_REPS rounds (default 101) of
-# BENCH_CALLS calls (default 2^20), on one CPU (taskset, BENCH_CPU, default
+# the loops of the four builds in turns, BENCH_REPS rounds (default 401) of
+# BENCH_CALLS calls (default 2^17: short rounds, so that some escape the
+# other processes of a busy machine), on one CPU (taskset, BENCH_CPU, default
 # the last), and takes the minimum and the median TSC ticks per call.
 # Printed: the CPU model, the TSC frequency measured against
 # CLOCK_MONOTONIC, per loop the four builds, ours = kcfi-gcc - gcc and
 # clang = clang-cfi - clang (ticks a check adds per call, from the minima)
 # and their ratio, and a last line
-#   callcost: ticks/call a check adds, ours vs clang (min): mono A vs B, mega ..., early ...
+#   callcost: ticks/call a check adds, ours vs clang (min): mono A vs B
+#   (checked call K vs C), mega ..., early ...
+# (K, C: the whole checked call of kcfi-gcc and of clang-cfi, min ticks).
 # The TSC counts at a constant rate (nominal frequency), not core cycles:
 # this VM has no performance counters (perf stat: cycles not supported).
 #
@@ -23,8 +26,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=$(cd "${1:-$top}" && pwd) || exit 1
 CLANG=${BENCH_CLANG:-clang-19}
-REPS=${BENCH_REPS:-101}
-CALLS=${BENCH_CALLS:-1048576}
+REPS=${BENCH_REPS:-401}
+CALLS=${BENCH_CALLS:-131072}
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 work=${2:-}
 if [ -z "$work" ]; then
@@ -72,7 +75,8 @@ awk -v model="$model" '
 			om = md[l, "kcfi-gcc"] - md[l, "gcc"]; cm = md[l, "clang-cfi"] - md[l, "clang"]
 			r = c > 0 ? sprintf("%.2f", o / c) : "n/a"
 			printf "%-6s check adds: ours %.3f (median %.3f), clang %.3f (median %.3f); ours/clang %s\n", l, o, om, c, cm, r
-			line = line sprintf(" %s %.2f vs %.2f%s", l, o, c, i < nl ? "," : "")
+			line = line sprintf(" %s %.2f vs %.2f (checked call %.2f vs %.2f)%s", l, o, c,
+				mn[l, "kcfi-gcc"], mn[l, "clang-cfi"], i < nl ? "," : "")
 		}
 		print line
 	}' "$work/out"
