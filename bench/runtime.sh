@@ -205,20 +205,7 @@ boot_one() {
 # ((2N run) - (N run)), from the console's workload lines and the marks.
 results() {
 	local d=$OUT/$1
-	awk '
-		FNR == NR { if ($1 == "mark") { k[$2] = $4; u[$2] = $6; c[$2] = $8 } next }
-		$1 == "bench-guest:" && $2 == "workload" { w[++n] = $3; ops[n] = $4; m0[n] = $5; m1[n] = $6 }
-		END {
-			for (i = 1; i <= n; i += 2) {
-				# i: N operations, i+1: 2N; marks m0 (before) and m1 (after)
-				a = i; b = i + 1
-				if (w[a] != w[b] || ops[b] != 2 * ops[a]) { print "bad pairing at " w[a] > "/dev/stderr"; exit 1 }
-				kk = (k[m1[b]] - k[m0[b]]) - (k[m1[a]] - k[m0[a]])
-				uu = (u[m1[b]] - u[m0[b]]) - (u[m1[a]] - u[m0[a]])
-				cc = (c[m1[b]] - c[m0[b]]) - (c[m1[a]] - c[m0[a]])
-				printf "%s %d %d %d %d\n", w[a], ops[a], kk, uu, cc
-			}
-		}' "$d/marks-$2" "$d/console-$2.log"
+	awk -f "$bdir/runtime/results.awk" "$d/marks-$2" "$d/console-$2.log"
 }
 
 run_all() {
@@ -252,30 +239,8 @@ summary() {
 	for v in $VARIANTS; do
 		[ -f "$OUT/$v/results" ] || { log "$v: no results"; return 1; }
 	done
-	awk -v variants="$VARIANTS" '
-		BEGIN { nv = split(variants, V, " ") }
-		{ split(FILENAME, p, "/"); v = p[length(p) - 1]
-		  if (!($1 in seen)) { seen[$1] = 1; W[++nw] = $1 }
-		  ops[$1] = $2; K[v, $1] = $3; U[v, $1] = $4; C[v, $1] = $5 }
-		function ratio(a, b) { return b > 0 ? a / b : 0 }
-		END {
-			for (i = 1; i <= nw; i++) {
-				w = W[i]
-				printf "%s (%d operations)\n", w, ops[w]
-				printf "  %-10s %14s %10s %14s %10s\n", "kernel", "kernel insns", "per op", "checks", "per op"
-				for (j = 1; j <= nv; j++) {
-					v = V[j]
-					printf "  %-10s %14d %10.1f %14d %10.2f\n", v, K[v, w], K[v, w] / ops[w], C[v, w], C[v, w] / ops[w]
-				}
-				ro = ratio(K["kcfi-gcc", w], K["gcc", w]); rc = ratio(K["clang-cfi", w], K["clang", w])
-				printf "  kcfi-gcc/gcc %.4f  clang-cfi/clang %.4f  kcfi-gcc/clang-cfi %.4f\n", ro, rc, ratio(K["kcfi-gcc", w], K["clang-cfi", w])
-				if (ro > 0) { lo += log(ro); no++; if (ro > wo) { wo = ro; wwo = w } }
-				if (rc > 0) { lc += log(rc); nc++; if (rc > wc) { wc = rc; wwc = w } }
-				co += C["kcfi-gcc", w] / ops[w]; cc += C["clang-cfi", w] / ops[w]
-			}
-			printf "runtime: kernel instructions kcfi-gcc/gcc geomean %.4f, worst %.4f (%s); clang-cfi/clang geomean %.4f, worst %.4f (%s); checks per op ours %.2f, clang %.2f\n",
-				no ? exp(lo / no) : 0, wo, wwo, nc ? exp(lc / nc) : 0, wc, wwc, co / nw, cc / nw
-		}' $(for v in $VARIANTS; do echo "$OUT/$v/results"; done)
+	awk -v variants="$VARIANTS" -f "$bdir/runtime/summary.awk" \
+		$(for v in $VARIANTS; do echo "$OUT/$v/results"; done)
 }
 
 need_source || exit 1
