@@ -92,7 +92,7 @@ build_kernel() {
 	check_config "$O/.config" "${want[@]}" || { log "$v: the fragments did not survive Kconfig"; return 1; }
 	log "$v: building"
 	local t0=$SECONDS
-	(cd "$O" && nice -n 10 "${mk[@]}" bzImage modules_prepare) > "$O/build.log" 2>&1 ||
+	(cd "$O" && "${mk[@]}" bzImage modules_prepare) > "$O/build.log" 2>&1 ||
 		{ log "$v: build failed, last lines of $O/build.log:"; tail -n 25 "$O/build.log" >&2; return 1; }
 	[ -f "$O/Module.symvers" ] || cp "$O/vmlinux.symvers" "$O/Module.symvers" || return 1
 	rm -rf "$O/bench-module" && mkdir -p "$O/bench-module" &&
