@@ -14,7 +14,9 @@
 # marker instruction before and after each; the plugin logs its counters at
 # every marker.  A workload's cost is (2N run) - (N run): the work of N
 # operations, whatever the start-up costs.  A second boot of the gcc kernel
-# must give identical counts, or the run fails.
+# must give identical counts, or the run fails.  The plugin also logs each
+# check site's count at every marker: bench/runtime/hot.awk names the
+# functions whose checks run most in each workload.
 #
 # Usage: bench/runtime.sh [KCFI_BUILDDIR]   (normally `make bench-runtime`)
 # Environment:
@@ -218,6 +220,10 @@ run_all() {
 		boot_one "$v" a || return 1
 		log "$v: ran in $((SECONDS - t0)) s"
 		results "$v" a > "$OUT/$v/results" || return 1
+		if [ -s "$OUT/$v/sites" ]; then
+			awk -f "$bdir/runtime/hot.awk" "$OUT/$v/sites" "$OUT/$v/sites.csv" \
+				"$OUT/$v/marks-a" "$OUT/$v/console-a.log" > "$OUT/$v/hot" || return 1
+		fi
 		if [ "$RERUN" = 1 ] && [ -z "$first" ]; then
 			first=$v
 			boot_one "$v" b || return 1
@@ -238,6 +244,15 @@ summary() {
 	local v
 	for v in $VARIANTS; do
 		[ -f "$OUT/$v/results" ] || { log "$v: no results"; return 1; }
+	done
+	# Where the checks run: the three hottest functions per workload.
+	local w
+	for v in $VARIANTS; do
+		[ -s "$OUT/$v/hot" ] || continue
+		echo "checks per operation by calling function, $v:"
+		for w in $(awk '{ print $1 }' "$OUT/$v/results"); do
+			awk -v w="$w" '$2 == w && n++ < 3 { s = s sprintf(" %s %s", $3, $4) } END { printf "  %-9s%s\n", w, s }' "$OUT/$v/hot"
+		done
 	done
 	awk -v variants="$VARIANTS" -f "$bdir/runtime/summary.awk" \
 		$(for v in $VARIANTS; do echo "$OUT/$v/results"; done)

@@ -5,7 +5,9 @@
  * the file sites=FILE (one hex address a line: the first instruction of
  * each KCFI check sequence) execute.  Whenever the guest executes the
  * marker, "nopl 0x4b434649(%rax)" at a user address, it appends to out=FILE
- * the line "mark SEQ kernel K user U checks C" with the counts so far.
+ * the line "mark SEQ kernel K user U checks C" with the counts so far,
+ * followed by "site ADDRESS N" for every check site whose count N (since
+ * the start) changed since the previous marker.
  * Counting is inline (no callback per instruction), and exact per
  * instruction, not per translation block. */
 #include <inttypes.h>
@@ -17,7 +19,7 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static uint64_t kernel_insns, user_insns, checks, marks;
-static uint64_t *sites;
+static uint64_t *sites, *site_count, *site_seen;
 static size_t nsites;
 static FILE *out;
 
@@ -30,19 +32,20 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int is_site(uint64_t va)
+/* the index of va in sites, or -1 */
+static long site_index(uint64_t va)
 {
 	size_t lo = 0, hi = nsites;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (sites[mid] == va)
-			return 1;
+			return (long)mid;
 		if (sites[mid] < va)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return -1;
 }
 
 static void on_mark(unsigned int vcpu, void *udata)
@@ -50,6 +53,11 @@ static void on_mark(unsigned int vcpu, void *udata)
 	(void)vcpu, (void)udata;
 	fprintf(out, "mark %" PRIu64 " kernel %" PRIu64 " user %" PRIu64 " checks %" PRIu64 "\n",
 		++marks, kernel_insns, user_insns, checks);
+	for (size_t i = 0; i < nsites; i++)
+		if (site_count[i] != site_seen[i]) {
+			fprintf(out, "site %" PRIx64 " %" PRIu64 "\n", sites[i], site_count[i]);
+			site_seen[i] = site_count[i];
+		}
 	fflush(out);
 }
 
@@ -61,11 +69,15 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
 		if (va >> 63) {
+			long s = nsites ? site_index(va) : -1;
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &kernel_insns, 1);
-			if (nsites && is_site(va))
+			if (s >= 0) {
 				qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 									   &checks, 1);
+				qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									   &site_count[s], 1);
+			}
 		} else {
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &user_insns, 1);
@@ -110,7 +122,9 @@ static int load_sites(const char *path)
 	}
 	fclose(f);
 	qsort(sites, nsites, sizeof(*sites), cmp_u64);
-	return 0;
+	site_count = calloc(nsites + 1, sizeof(*site_count));
+	site_seen = calloc(nsites + 1, sizeof(*site_seen));
+	return site_count && site_seen ? 0 : -1;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
