@@ -46,4 +46,29 @@ awk -v variants="gcc kcfi-gcc clang clang-cfi" -f "$S" "$T"/gcc/results "$T"/kcf
 check "runtime line" test "$(tail -n 1 "$T/table")" = \
 	"runtime: kernel instructions kcfi-gcc/gcc geomean 1.0540, worst 1.1000 (pipe); clang-cfi/clang geomean 1.1489, worst 1.2000 (pipe); checks per op ours 2.80, clang 3.40"
 check "a table per workload" test "$(grep -c 'operations)$' "$T/table")" = 2
+# hot.awk: two sites in f, one in g; site lines carry cumulative counts
+# and appear only when they changed.  pipe: f (2N run 9+3, N run 4+1) 7,
+# g (2N 6, N 2) 4; fork: g only (7 - 2 = 5 over N = 2 ops).
+printf 'a1\na2\nb1\n' > "$T/sites"
+printf 'file,section,offset,function,id,targets,type\n"v",".text",0x1,"f",0x1,1,"t"\n"v",".text",0x2,"f",0x1,1,"t"\n"v",".text",0x3,"g",0x1,1,"t"\n' > "$T/sites.csv"
+cat > "$T/hmarks" <<'M'
+mark 1 kernel 0 user 0 checks 0
+mark 2 kernel 0 user 0 checks 0
+site a1 4
+site a2 1
+site b1 2
+mark 3 kernel 0 user 0 checks 0
+mark 4 kernel 0 user 0 checks 0
+site a1 13
+site a2 4
+site b1 8
+mark 5 kernel 0 user 0 checks 0
+mark 6 kernel 0 user 0 checks 0
+site b1 10
+mark 7 kernel 0 user 0 checks 0
+mark 8 kernel 0 user 0 checks 0
+site b1 17
+M
+check "hot" test "$(awk -f "$top_srcdir/bench/runtime/hot.awk" "$T/sites" "$T/sites.csv" "$T/hmarks" "$T/console" | tr '\n' ';')" = \
+	"hot pipe f 0.70;hot pipe g 0.40;hot fork g 2.50;"
 finish
