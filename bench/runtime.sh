@@ -13,8 +13,9 @@
 # bench/runtime/workloads with N and with 2N operations and executes a
 # marker instruction before and after each; the plugin logs its counters at
 # every marker.  A workload's cost is (2N run) - (N run): the work of N
-# operations, whatever the start-up costs.  A second boot of the gcc kernel
-# must give identical counts, or the run fails.  The plugin also logs each
+# operations, whatever the start-up costs.  A second boot of the first
+# kernel, its initramfs's files stamped with another time, must give
+# identical counts, or the run fails (boot_one says why that matters).  The plugin also logs each
 # check site's count at every marker: bench/runtime/hot.awk names the
 # functions whose checks run most in each workload.
 #
@@ -167,7 +168,9 @@ make_initramfs() {
 			done
 	} > "$list"
 	echo "root:x:0:0:root:/:/bin/sh" > "$OUT/bin/passwd"
-	"$CACHE/tools/gen_init_cpio" "$list" > "$OUT/$v/initramfs.cpio"
+	# Fixed file times: a file's time alone changed the counts (below, boot_one).
+	"$CACHE/tools/gen_init_cpio" -t 1767225600 "$list" > "$OUT/$v/initramfs.cpio" &&
+		"$CACHE/tools/gen_init_cpio" -t 1767312000 "$list" > "$OUT/$v/initramfs-b.cpio"
 }
 
 # check_sites VARIANT: the address of every check sequence kcfi-audit finds
@@ -182,16 +185,23 @@ check_sites() {
 	[ -s "$OUT/$v/sites" ] || { log "$v: no check addresses"; return 1; }
 }
 
-# boot VARIANT TAG: one boot with the plugin; $OUT/VARIANT/marks-TAG.
+# boot VARIANT TAG: one boot with the plugin; $OUT/VARIANT/marks-TAG.  TCG
+# with -icount and sleep=off runs the same instructions for the same inputs.
+# But the inputs reach far: with user address-space randomization, changing
+# only the time stamp of one file in the initramfs moved a workload's kernel
+# instructions by up to 3% (the random layout each process gets).
+# norandmaps removes that; the second boot (TAG b) uses an initramfs whose
+# files carry another time and must give the same counts.
 boot_one() {
-	local v=$1 tag=$2 d=$OUT/$1
+	local v=$1 tag=$2 d=$OUT/$1 cpio=$OUT/$1/initramfs.cpio
+	[ "$tag" = b ] && cpio=$OUT/$1/initramfs-b.cpio
 	rm -f "$d/marks-$tag" "$d/console-$tag.log"
 	timeout "${BENCH_TIMEOUT:-3600}" qemu-system-x86_64 -M pc -cpu qemu64 -smp 1 -m 512 \
 		-accel tcg -icount shift=3,sleep=off,align=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm \
 		-display none -monitor none -serial "file:$d/console-$tag.log" -no-reboot \
 		-plugin "$OUT/bin/kinsn.so,out=$d/marks-$tag,sites=$d/sites" \
-		-kernel "$BUILDS/$v/images/bzImage" -initrd "$d/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 nokaslr kunit.enable=0 quiet" > "$d/qemu-$tag.log" 2>&1
+		-kernel "$BUILDS/$v/images/bzImage" -initrd "$cpio" \
+		-append "console=ttyS0 panic=-1 nokaslr norandmaps kunit.enable=0 quiet" > "$d/qemu-$tag.log" 2>&1
 	tr -d '\r' < "$d/console-$tag.log" > "$d/console-$tag.tmp" && mv "$d/console-$tag.tmp" "$d/console-$tag.log"
 	grep -q '^bench-guest: done' "$d/console-$tag.log" ||
 		{ log "$v: the guest did not finish, see $d/console-$tag.log"; tail -n 15 "$d/console-$tag.log" >&2; return 1; }
@@ -230,7 +240,7 @@ run_all() {
 			results "$v" b > "$OUT/$v/results-b" || return 1
 			if cmp -s "$OUT/$v/results" "$OUT/$v/results-b" &&
 			   cmp -s "$OUT/$v/marks-a" "$OUT/$v/marks-b"; then
-				log "$v: a second boot gave the same counts at every marker"
+				log "$v: a second boot (other file times) gave the same counts at every marker"
 			else
 				log "$v: a second boot gave other counts:"; diff "$OUT/$v/marks-a" "$OUT/$v/marks-b" | head >&2
 				return 1
