@@ -232,7 +232,9 @@ run_all() {
 		results "$v" a > "$OUT/$v/results" || return 1
 		if [ -s "$OUT/$v/sites" ]; then
 			awk -f "$bdir/runtime/hot.awk" "$OUT/$v/sites" "$OUT/$v/sites.csv" \
-				"$OUT/$v/marks-a" "$OUT/$v/console-a.log" > "$OUT/$v/hot" || return 1
+				"$OUT/$v/marks-a" "$OUT/$v/console-a.log" > "$OUT/$v/hot" &&
+			awk -v top=1000000 -f "$bdir/runtime/hot.awk" "$OUT/$v/sites" "$OUT/$v/sites.csv" \
+				"$OUT/$v/marks-a" "$OUT/$v/console-a.log" > "$OUT/$v/hot-all" || return 1
 		fi
 		if [ "$RERUN" = 1 ] && [ -z "$first" ]; then
 			first=$v
@@ -264,6 +266,21 @@ summary() {
 			awk -v w="$w" '$2 == w && n++ < 3 { s = s sprintf(" %s %s", $3, $4) } END { printf "  %-9s%s\n", w, s }' "$OUT/$v/hot"
 		done
 	done
+	# Where the two differ: the functions whose checks per operation differ
+	# most between kcfi-gcc and clang-cfi (a call one compiler makes
+	# indirect and the other direct, or inlined into another function).
+	if [ -s "$OUT/kcfi-gcc/hot-all" ] && [ -s "$OUT/clang-cfi/hot-all" ]; then
+		echo "checks per operation, kcfi-gcc minus clang-cfi, the largest differences by function:"
+		awk 'FNR == NR { o[$2, $3] = $4; w[$2] = 1; next } { c[$2, $3] = $4; w[$2] = 1 }
+			END {
+				for (k in o) d[k] = o[k] - ((k in c) ? c[k] : 0)
+				for (k in c) if (!(k in o)) d[k] = -c[k]
+				for (k in d) { split(k, p, SUBSEP); printf "%s %s %+.2f\n", p[1], p[2], d[k] }
+			}' "$OUT/kcfi-gcc/hot-all" "$OUT/clang-cfi/hot-all" |
+			awk '{ a = $3 < 0 ? -$3 : $3; print a, $0 }' | sort -k2,2 -k1,1gr |
+			awk '$2 != last { n = 0; last = $2 } n++ < 4 && $1 >= 0.01 { s[$2] = s[$2] sprintf(" %s %s", $3, $4) }
+				END { for (w in s) printf "  %-9s%s\n", w, s[w] }' | sort
+	fi
 	awk -v variants="$VARIANTS" -f "$bdir/runtime/summary.awk" \
 		$(for v in $VARIANTS; do echo "$OUT/$v/results"; done)
 }
