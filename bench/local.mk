@@ -43,3 +43,18 @@ EXTRA_DIST += bench/units.sh bench/callgrind-sum.awk bench/units-stats.awk bench
 .PHONY: bench-units
 bench-units: all
 	bash $(srcdir)/bench/units.sh $(abs_top_builddir)
+# Run time (issue 44, doc/performance.md): what a checked call costs in TSC
+# ticks on this CPU, ours beside Clang's (bench/callcost.sh, seconds), and
+# the kernel instructions of fixed workloads in four booted small x86_64
+# kernels counted by a TCG plugin (bench/runtime.sh: four kernel builds, then
+# five boots under TCG; slow, never in make check).
+EXTRA_DIST += bench/callcost.sh bench/callcost/loops.c bench/callcost/main.c \
+	bench/runtime.sh bench/runtime/kinsn.c bench/runtime/guest.c bench/runtime/sites.sh \
+	bench/runtime/workloads bench/runtime/kernel.config bench/runtime/results.awk bench/runtime/summary.awk \
+	bench/runtime/hot.awk \
+	bench/runtime/module/Kbuild bench/runtime/module/kcfi_bench.c
+.PHONY: bench-callcost bench-runtime
+bench-callcost: all
+	bash $(srcdir)/bench/callcost.sh $(abs_top_builddir)
+bench-runtime: all
+	bash $(srcdir)/bench/runtime.sh $(abs_top_builddir)

@@ -52,16 +52,36 @@ rsync libcap-dev libpopt-dev libzstd-dev zlib1g-dev bzip2"
 # make bench-binutils: binutils' sources and its suites' runner; make
 # bench-kernel: Clang 19 with its linker and tools for the Clang kernels,
 # valgrind and qemu-user for the per-call counts.
-BENCH="binutils-source dejagnu texinfo clang-19 lld-19 llvm-19 valgrind qemu-user time"
+# make bench-runtime: stress-ng and QEMU for the workloads in booted kernels;
+# its TCG plugin is built against qemu-plugin.h from Debian's qemu source
+# package (apt-get source), so a deb-src entry is added where none is.
+BENCH="binutils-source dejagnu texinfo clang-19 lld-19 llvm-19 valgrind qemu-user time
+stress-ng qemu-system-x86"
 
 pkgs="$BUILD $TEST"
 for a in "$@"; do
 	case $a in
 	--with-boot) pkgs="$pkgs $BOOT" ;;
-	--with-bench) pkgs="$pkgs $BENCH" ;;
+	--with-bench) pkgs="$pkgs $BENCH" with_bench=yes ;;
 	*) echo "install-deps: unknown option $a" >&2; exit 2 ;;
 	esac
 done
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+if [ "${with_bench:-}" = yes ] &&
+   ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	echo "install-deps: adding a deb-src entry for $codename (bench-runtime's qemu-plugin.h)"
+	printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
+		"Suites: $codename $codename-updates" "Components: main" \
+		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" "" \
+		"Types: deb-src" "URIs: http://deb.debian.org/debian-security" \
+		"Suites: $codename-security" "Components: main" \
+		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+		$SUDO tee /etc/apt/sources.list.d/kcfi-deb-src.sources > /dev/null
+	$SUDO apt-get update -qq
+fi
 
 missing=
 for p in $pkgs; do
@@ -70,8 +90,6 @@ for p in $pkgs; do
 done
 [ -z "$missing" ] && { echo "install-deps: all packages present"; exit 0; }
 
-SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "install-deps: installing$missing"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
