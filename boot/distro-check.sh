@@ -19,6 +19,10 @@
 #                    (boot-check.sh BOOT_CONFIG=defconfig, rows ARCH and
 #                    ARCH-plain, BOOT_BUILD_ONLY=1), make the images, boot
 #                    them, compare
+#   DISTRO_COMPILERS  default "kcfi-gcc gcc": the kernels the steps build,
+#                    image and boot; the judge compares with the other's
+#                    last boot in boot/out/distro when one is left out (a
+#                    kcfi-gcc boot can run while the gcc kernel builds)
 #   DISTRO_BUILD_PREFIX  a command the kernel builds run under (e.g.
 #                    "flock /tmp/kbuild.lock nice -n 10"); default none
 #   DISTRO_TIMEOUT   seconds per boot (default 7200); a boot that runs out
@@ -45,6 +49,7 @@ top=$(cd "$here/.." && pwd)
 KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
 DISTRO_ARCHES=${DISTRO_ARCHES:-"x86_64 arm64"}
 DISTRO_STEPS=${DISTRO_STEPS:-"build image boot judge"}
+DISTRO_COMPILERS=${DISTRO_COMPILERS:-"kcfi-gcc gcc"}
 DISTRO_BUILD_PREFIX=${DISTRO_BUILD_PREFIX:-}
 DISTRO_TIMEOUT=${DISTRO_TIMEOUT:-7200}
 DISTRO_STRESS_SECONDS=${DISTRO_STRESS_SECONDS:-3}
@@ -62,6 +67,11 @@ mkdir -p "$OUT" "$CACHE/distro" || exit 1
 
 step() { case " $DISTRO_STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
+for c in $DISTRO_COMPILERS; do
+	case $c in kcfi-gcc|gcc) ;;
+	*) log "DISTRO_COMPILERS: $c is not kcfi-gcc or gcc"; exit 2 ;;
+	esac
+done
 for a in $DISTRO_ARCHES; do
 	case $a in x86_64|arm64) ;;
 	*) log "DISTRO_ARCHES: $a is not x86_64 or arm64"; exit 2 ;;
@@ -87,7 +97,7 @@ debarch() { case $1 in x86_64) echo amd64 ;; arm64) echo arm64 ;; esac; }
 qemu_cmd() {
 	case $1 in
 	x86_64) QEMU=(qemu-system-x86_64 -M pc -cpu qemu64) CONSOLE=ttyS0 VIRTIO=pci ;;
-	arm64) QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57) CONSOLE=ttyAMA0 VIRTIO=device ;;
+	arm64) QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57) CONSOLE=ttyAMA0 VIRTIO=pci ;;
 	esac
 }
 
@@ -235,23 +245,27 @@ status=0
 lines=()
 for arch in $DISTRO_ARCHES; do
 	if step build; then
-		log "$arch: kernels (boot-check.sh BOOT_CONFIG=defconfig, $arch and $arch-plain)"
+		rows=
+		for cc in $DISTRO_COMPILERS; do
+			case $cc in kcfi-gcc) rows="$rows $arch" ;; gcc) rows="$rows $arch-plain" ;; esac
+		done
+		log "$arch: kernels (boot-check.sh BOOT_CONFIG=defconfig, rows$rows), log in $OUT/build-$arch.log"
 		$DISTRO_BUILD_PREFIX env BOOT_BUILD_ONLY=1 BOOT_CONFIG=defconfig BOOT_ARCHES="$arch" \
-			BOOT_VARIANTS="$arch $arch-plain" KCFI_BUILDDIR="$KCFI_BUILDDIR" \
+			BOOT_VARIANTS="${rows# }" KCFI_BUILDDIR="$KCFI_BUILDDIR" \
 			bash "$here/boot-check.sh" > "$OUT/build-$arch.log" 2>&1
-		for cc in kcfi-gcc gcc; do
+		for cc in $DISTRO_COMPILERS; do
 			[ -f "$(kimg "$arch" "$cc")/image" ] ||
 				{ log "$arch/$cc: kernel build failed, see $OUT/build-$arch.log"; status=1; continue 2; }
 		done
 	fi
 	if step image; then
 		base_root "$arch" || { status=1; continue; }
-		for cc in kcfi-gcc gcc; do
+		for cc in $DISTRO_COMPILERS; do
 			make_image "$arch" "$cc" || { status=1; continue 2; }
 		done
 	fi
 	if step boot; then
-		for cc in kcfi-gcc gcc; do boot_one "$arch" "$cc"; done
+		for cc in $DISTRO_COMPILERS; do boot_one "$arch" "$cc"; done
 	fi
 	if step judge; then
 		d=$OUT/$arch

@@ -52,7 +52,7 @@ kselftest-check:
 	KSELFTEST_ARCHES='$(KSELFTEST_ARCHES)' KSELFTEST_COMPILERS='$(KSELFTEST_COMPILERS)' \
 	  KSELFTEST_TARGETS='$(KSELFTEST_TARGETS)' bash $(srcdir)/boot/kselftest-check.sh
 # Debian 12 with systemd as init on the defconfig profile's kernels, kcfi-gcc
-# and plain gcc, compared (doc/kernel.md 10): slow, hours per architecture;
+# and plain gcc, compared (doc/kernel.md 9a): slow, hours per architecture;
 # needs root (debootstrap).  DISTRO_ARCHES narrows it, DISTRO_STEPS
 # (build image boot judge) picks steps.
 DISTRO_ARCHES ?= x86_64 arm64
