@@ -36,7 +36,8 @@ facts() {
 		/^check [^ ]+ ok$/ { split($0, w, " "); print "check\t" w[2] "\tok" }
 		/^check [^ ]+ fail/ { split($0, w, " "); print "check\t" w[2] "\tfail" }
 		/^stressor [^ ]+ start$/ { split($0, w, " "); cur = w[2] }
-		/^stressor [^ ]+ excluded: / { split($0, w, " "); print "stressor\t" w[2] "\texcluded" }
+		/^stressor [^ ]+ excluded: / { split($0, w, " "); print "stressor\t" w[2] "\texcluded"; if (w[2] == cur) cur = "" }
+		/^stressor [^ ]+ skipped: / { split($0, w, " "); print "stressor\t" w[2] "\tskipped"; if (w[2] == cur) cur = "" }
 		/^stressor [^ ]+ rc [0-9]+$/ { split($0, w, " "); cur = ""
 			r = (w[4] == 0) ? "ok" : (w[4] == 3 || w[4] == 4) ? "skipped" : "failed"
 			print "stressor\t" w[2] "\t" r }

@@ -27,6 +27,10 @@ results() {
 	[ "${2:-0}" = 0 ] || echo "kcfi-distro: stressor sem-sysv says: stress-ng: fail: [812] semop: errno=22 (Invalid argument)"
 	echo "kcfi-distro: stressor sem-sysv rc ${2:-0}"
 	echo "kcfi-distro: stressor swap excluded: no swap device"
+	echo "kcfi-distro: stressor bind-mount start"
+	echo "kcfi-distro: stressor bind-mount excluded: stress-ng's pathological stressors (it may hang or reboot the machine) run only with --pathological"
+	echo "kcfi-distro: stressor bad-ioctl start"
+	echo "kcfi-distro: stressor bad-ioctl skipped: unsupported here (exit 0)"
 	echo "kcfi-distro: stressor tee start"
 	if [ "${3:-yes}" = yes ]; then
 		echo "kcfi-distro: stressor tee rc 4"
@@ -50,11 +54,14 @@ printf '# comment\n' > "$EX"
 
 results "$T/k.res"; console "$T/k.con"; results "$T/g.res"; console "$T/g.con"
 check "two equal boots pass" sh -c "$J compare x86_64 $EX $T/k.res $T/k.con $T/g.res $T/g.con > $T/out"
-check "their line" grep -qx 'distro x86_64: kcfi-gcc state running, failed units 0, stressors ok 2, failed 0, skipped 1, cfi 0; gcc state running, failed units 0, stressors ok 2, failed 0, skipped 1; unexplained 0' "$T/out"
+check "their line" grep -qx 'distro x86_64: kcfi-gcc state running, failed units 0, stressors ok 2, failed 0, skipped 2, cfi 0; gcc state running, failed units 0, stressors ok 2, failed 0, skipped 2; unexplained 0' "$T/out"
 
 $J facts "$T/k.res" "$T/k.con" > "$T/facts"
 check "facts: an excluded stressor is named" grep -qx 'stressor	swap	excluded' "$T/facts"
 check "facts: rc 4 is skipped" grep -qx 'stressor	tee	skipped' "$T/facts"
+check "facts: one stress-ng declines is skipped, not hung" grep -qx 'stressor	bad-ioctl	skipped' "$T/facts"
+check "facts: a pathological one is excluded" grep -qx 'stressor	bind-mount	excluded' "$T/facts"
+check "facts: a boot that ended hung nowhere" sh -c "! grep -q 'hung' $T/facts"
 check "facts: a CR from the serial line is dropped" grep -qx 'state	running' "$T/facts"
 
 results "$T/k.res" 2
@@ -64,7 +71,7 @@ else
 	pass "a stressor failing only under kcfi-gcc fails the judge"
 fi
 check "it is named" grep -qx 'UNEXPLAINED: stressor sem-sysv: kcfi-gcc failed, gcc ok' "$T/out"
-check "and counted" grep -q 'stressors ok 1, failed 1, skipped 1, cfi 0; .*; unexplained 1$' "$T/out"
+check "and counted" grep -q 'stressors ok 1, failed 1, skipped 2, cfi 0; .*; unexplained 1$' "$T/out"
 printf 'arm64\tstressor:sem-sysv\tnot this architecture\n' >> "$EX"
 if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > /dev/null; then
 	fail "an explanation for another architecture applies"
