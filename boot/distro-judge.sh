@@ -117,6 +117,11 @@ compare() {
 		if warn_explained "$w"; then echo "explained: kernel: $w"
 		else echo "UNEXPLAINED: kernel: $w (kcfi-gcc only)"; unexplained=$((unexplained + 1)); fi
 	done < <(awk -F'\t' '$1 == "warn" { print $2 }' <<< "$kf")
+	# Not run, and why (boot/distro/exclude.tsv, stress-ng's pathological
+	# ones) -- named here so that a reader sees what the counts leave out.
+	local x
+	x=$(awk -F'\t' '$1 == "stressor" && $3 == "excluded" { printf " %s", $2 }' <<< "$kf")
+	[ -z "$x" ] || echo "not run on kcfi-gcc's boot:$x"
 	local status=0 kc gc
 	kc=$(get "$kf" cfi) gc=$(get "$gf" cfi)
 	[ "${kc:-0}" -eq 0 ] || { echo "CFI: $kc CFI failure report(s) on kcfi-gcc's console"; status=1; }

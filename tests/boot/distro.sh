@@ -56,6 +56,8 @@ results "$T/k.res"; console "$T/k.con"; results "$T/g.res"; console "$T/g.con"
 check "two equal boots pass" sh -c "$J compare x86_64 $EX $T/k.res $T/k.con $T/g.res $T/g.con > $T/out"
 check "their line" grep -qx 'distro x86_64: kcfi-gcc state running, failed units 0, stressors ok 2, failed 0, skipped 2, cfi 0; gcc state running, failed units 0, stressors ok 2, failed 0, skipped 2; unexplained 0' "$T/out"
 
+check "the stressors not run are named" grep -qx "not run on kcfi-gcc's boot: swap bind-mount" "$T/out"
+
 $J facts "$T/k.res" "$T/k.con" > "$T/facts"
 check "facts: an excluded stressor is named" grep -qx 'stressor	swap	excluded' "$T/facts"
 check "facts: rc 4 is skipped" grep -qx 'stressor	tee	skipped' "$T/facts"
