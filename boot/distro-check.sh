@@ -231,7 +231,7 @@ boot_one() {
 	# (a kernel whose disk drivers are modules comes with an initramfs)
 	[ -f "$img/initrd" ] && initrd=(-initrd "$img/initrd")
 	timeout -k 30 "$DISTRO_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2048 -accel tcg -display none -monitor none -no-reboot \
-		-kernel "$img/image" "${initrd[@]}" -append "root=/dev/vda rw console=$CONSOLE panic=-1" \
+		-kernel "$img/image" "${initrd[@]}" -append "root=/dev/vda rw console=$CONSOLE panic=-1 systemd.status_unit_format=name" \
 		-drive "file=$dir/root.img,if=virtio,format=raw" -drive "file=$dir/scratch.img,if=virtio,format=raw" \
 		-nic "user,model=virtio-net-pci" -device "virtio-rng-$VIRTIO" -device "virtio-balloon-$VIRTIO" \
 		-device "virtio-serial-$VIRTIO" -chardev "file,id=results,path=$dir/results.log" \

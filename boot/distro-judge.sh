@@ -57,7 +57,9 @@ facts() {
 
 # last_unit CONSOLE: the last unit systemd said it started or was starting.
 last_unit() {
-	{ tr -d '\r' < "$1"; } 2>/dev/null | sed -nE 's/.*(Starting|Started|Finished) (.*)$/\2/p' | sed -E 's/\.+$//' | tail -1
+	# (systemd colours its status lines on the serial console)
+	{ tr -d '\r' < "$1"; } 2>/dev/null | sed -E 's/\x1b\[[0-9;]*m//g' |
+		sed -nE 's/.*(Starting|Started|Finished) (.*)$/\2/p' | sed -E 's/\.+$//' | tail -1
 }
 
 facts_of() {	# facts_of RESULTS CONSOLE: facts, with the last unit filled in

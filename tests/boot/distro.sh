@@ -44,7 +44,7 @@ console() {
 	echo "[    0.000000] Linux version 6.12.0"
 	echo "[    2.000000] Run /sbin/init as init process"
 	echo "[  OK  ] Started systemd-udevd.service - Rule-based Manager for Device Events and Files."
-	echo "         Starting ssh.service - OpenBSD Secure Shell server..."
+	printf '         Starting \033[0;1;39mssh.service\033[0m - OpenBSD Secure Shell server...\n'
 	[ -z "${2:-}" ] || echo "[   40.100000] $2"
 	echo "[  200.000000] reboot: Power down"
 	} > "$1"
