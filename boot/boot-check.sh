@@ -25,6 +25,8 @@
 #                    plugin (x86_64 only; empty: the default gcc).  Builds go
 #                    to their own directories (build-gccN, out-gccN/), so the
 #                    default compiler's cached kernels stay.
+#   BOOT_BUILD_ONLY  non-empty: build the selected kernels, boot none (make
+#                    distro-check builds the defconfig profile's this way)
 #   BOOT_JOBS        make -j (default 2)
 #   BOOT_TIMEOUT     seconds per QEMU run (default 180); BOOT_BUILD_TIMEOUT
 #                    seconds per kernel build (default 1800)
@@ -94,7 +96,9 @@ mkdir -p "$OUT"
 # Thumb-2 or ARM state).
 # The defconfig profile builds each kernel once (trapping), riscv64 also
 # through route as, and x86_64 also with plain gcc (route plain: no kcfi, not
-# booted) so that objtool's warnings on our build can be compared with it.
+# booted) so that objtool's warnings on our build can be compared with it;
+# arm64-plain is built only for make distro-check (BOOT_BUILD_ONLY), which
+# boots both plain kernels beside ours.
 if [ "$BOOT_CONFIG" = small ]; then
 MATRIX="
 arm64:arm64:cc:fnv1a:strict,permissive
@@ -117,6 +121,7 @@ riscv64:riscv64:cc:fnv1a:strict
 arm64:arm64:cc:fnv1a:strict
 riscv64-as:riscv64:as:fnv1a:strict
 x86_64-plain:x86_64:plain:-:strict
+arm64-plain:arm64:plain:-:strict
 "
 BUILDS=$CACHE/build-defconfig$KSFX$GDIR
 fi
@@ -191,7 +196,10 @@ build_variant() {
 		[ -n "$row" ] && frags+=("$row")
 	else
 		base=defconfig
-		frags=("$(cfg defconfig/common.config)" "$(cfg "defconfig/$arch.config")")
+		# (defconfig/distro.config: what make distro-check's Debian
+		# userland needs, and modules for udev to load)
+		frags=("$(cfg defconfig/common.config)" "$(cfg "defconfig/$arch.config")"
+		       "$(cfg defconfig/distro.config)")
 	fi
 	# The small profile's permissive rows also load the module of
 	# deliberate mismatches (boot/module/kcfi_mismatch_calls.c).
@@ -231,6 +239,9 @@ build_variant() {
 	# The defconfig profile also builds our test modules against the kernel,
 	# the small profile's permissive rows too (for kcfi_mismatch.ko).
 	local targets=("$ARCH_TARGET") module=
+	# The defconfig profile's kernels, plain gcc's too, also build their
+	# modules: make distro-check installs them in its Debian image.
+	[ "$BOOT_CONFIG" = defconfig ] && targets+=(modules)
 	if { [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; } || [ $mismatch = yes ]; then
 		targets+=(modules_prepare)
 		module=$O/kcfi-test-module
@@ -290,6 +301,14 @@ build_variant() {
 	log "$name/$mode: built in $built s"
 	mkdir -p "$img" && cp "$O/$ARCH_IMAGE" "$img/image" && cp "$O/vmlinux" "$img/vmlinux" &&
 		cp "$O/.config" "$img/config" && echo "$built" > "$img/build-seconds" || return 1
+	if [ "$BOOT_CONFIG" = defconfig ]; then
+		# images/MODE/modules/lib/modules/<release>/, stripped, for
+		# make distro-check; modules-full/ keeps the unstripped ones.
+		(cd "$O" && "${mk[@]}" INSTALL_MOD_PATH="$img/modules" INSTALL_MOD_STRIP=1 modules_install &&
+		 "${mk[@]}" INSTALL_MOD_PATH="$img/modules-full" modules_install) \
+			> "$O/modules-install-$mode.log" 2>&1 ||
+			{ log "$name/$mode: modules_install failed, see $O/modules-install-$mode.log"; return 1; }
+	fi
 	if [ $mismatch = yes ]; then
 		# Only the mismatches boot; the sources go along for the judge's
 		# markers.
@@ -342,7 +361,7 @@ for line in $MATRIX; do
 	fi
 	# The plain build only serves the objtool comparison: needless when
 	# objtool had nothing to say about ours.
-	if [ "$route" = plain ] && [ -f "$BUILDS/$arch/images/strict/objtool.txt" ] &&
+	if [ "$route" = plain ] && [ -z "${BOOT_BUILD_ONLY:-}" ] && [ -f "$BUILDS/$arch/images/strict/objtool.txt" ] &&
 	   [ ! -s "$BUILDS/$arch/images/strict/objtool.txt" ]; then
 		log "$name: skipped, objtool reported nothing on the kcfi-gcc build"
 		continue
@@ -355,7 +374,9 @@ for line in $MATRIX; do
 		built=no booted=- report=- typeid=- matched=- verdict=FAIL PROOF=-
 		if prepare_tree "$tree" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
 			built=yes
-			if [ "$route" = plain ]; then
+			if [ -n "${BOOT_BUILD_ONLY:-}" ]; then
+				booted=n/a verdict=PASS PROOF="built only (BOOT_BUILD_ONLY)"
+			elif [ "$route" = plain ]; then
 				# Not booted: only objtool's findings matter (compared below).
 				booted=n/a verdict=PASS PROOF="objtool lines: $(wc -l < "$BUILDS/$name/images/$mode/objtool.txt")"
 			else
@@ -390,7 +411,7 @@ for line in $MATRIX; do
 		# retries are shown.  The defconfig profile's kernel, and the small
 		# profile's permissive one (its deliberate mismatches explained
 		# under FineIBT too).
-		if { [ "$BOOT_CONFIG" = defconfig ] || { [ "$BOOT_CONFIG" = small ] && [ "$mode" = permissive ]; }; } &&
+		if [ -z "${BOOT_BUILD_ONLY:-}" ] && { [ "$BOOT_CONFIG" = defconfig ] || { [ "$BOOT_CONFIG" = small ] && [ "$mode" = permissive ]; }; } &&
 		   [ "$arch" = x86_64 ] && [ "$route" = cc ] && [ $built = yes ] &&
 		   grep -qx CONFIG_FINEIBT=y "$BUILDS/$name/images/$mode/config"; then
 			t0=$SECONDS

@@ -51,3 +51,14 @@ EXTRA_DIST += boot/kselftest-check.sh boot/kselftest
 kselftest-check:
 	KSELFTEST_ARCHES='$(KSELFTEST_ARCHES)' KSELFTEST_COMPILERS='$(KSELFTEST_COMPILERS)' \
 	  KSELFTEST_TARGETS='$(KSELFTEST_TARGETS)' bash $(srcdir)/boot/kselftest-check.sh
+# Debian 12 with systemd as init on the defconfig profile's kernels, kcfi-gcc
+# and plain gcc, compared (doc/kernel.md 9a): slow, hours per architecture;
+# needs root (debootstrap).  DISTRO_ARCHES narrows it, DISTRO_STEPS
+# (build image boot judge) picks steps.
+DISTRO_ARCHES ?= x86_64 arm64
+DISTRO_STEPS ?= build image boot judge
+EXTRA_DIST += boot/distro-check.sh boot/distro-judge.sh boot/distro
+.PHONY: distro-check
+distro-check: all
+	DISTRO_ARCHES='$(DISTRO_ARCHES)' DISTRO_STEPS='$(DISTRO_STEPS)' \
+	  KCFI_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/boot/distro-check.sh

@@ -45,10 +45,12 @@ gnuplot-nox distcc debhelper lintian dwz gdb elfutils procps csmith libcsmith-de
 # kselftest-check, whose install step needs rsync and whose programs link
 # static libraries (libcap for seccomp, popt for mqueue, libelf's zlib and
 # zstd for BPF's test_verifier); for another architecture it builds busybox,
-# libcap and popt from Debian's sources (busybox's is a .tar.bz2).
+# libcap and popt from Debian's sources (busybox's is a .tar.bz2).  make
+# distro-check: debootstrap for its Debian 12 image, e2fsprogs' mkfs.ext4 -d,
+# ssh-keygen (openssh-client) for the image's key.
 BOOT="linux-source-6.12 linux-source-6.1 bc libelf-dev libssl-dev qemu-system-x86 qemu-system-arm
 qemu-system-misc xz-utils cpio patch linux-config-6.12 dwarves openssl kmod busybox-static
-rsync libcap-dev libpopt-dev libzstd-dev zlib1g-dev bzip2"
+rsync libcap-dev libpopt-dev libzstd-dev zlib1g-dev bzip2 debootstrap e2fsprogs openssh-client"
 # make bench-binutils: binutils' sources and its suites' runner; make
 # bench-kernel: Clang 19 with its linker and tools for the Clang kernels,
 # valgrind and qemu-user for the per-call counts.

@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make distro-check's judge (boot/distro-check.sh): reads what one boot of
+# the Debian image wrote -- the workload's "kcfi-distro: ..." lines on the
+# second serial port (boot/distro/kcfi-distro-check) and the console -- and
+# compares the kcfi-gcc boot with the plain gcc boot of the same
+# configuration.
+#
+#   distro-judge.sh facts RESULTS CONSOLE
+#	one fact a line, tab-separated: state S; unit NAME (failed); check
+#	NAME ok|fail; stressor NAME ok|failed|skipped|excluded|hung; cfi N
+#	(CFI failure reports); warn LINE (a kernel WARNING/BUG/Oops, without
+#	timestamp, CPU and PID); end yes|no; last WHAT (a boot that did not
+#	end: the stressor it was in, else the last unit systemd started)
+#   distro-judge.sh compare ARCH EXPLAINED KCFI_RESULTS KCFI_CONSOLE GCC_RESULTS GCC_CONSOLE
+#	the differences, each marked explained or unexplained, then one line
+#	  distro ARCH: kcfi-gcc state S, failed units U, stressors ok A,
+#	  failed B, skipped C, cfi F; gcc state S2, failed units U2, stressors
+#	  ok A2, failed B2, skipped C2; unexplained D
+#	and exit 1 when D > 0, F > 0 or a boot did not end.
+# D counts: every failed unit of either boot, every check that failed,
+# every stressor or state that differs between the two, every kernel
+# warning of the kcfi-gcc boot that the gcc boot does not have -- unless
+# EXPLAINED (ARCH or * <TAB> unit:NAME, check:NAME, stressor:NAME, state or
+# warn:TEXT <TAB> the reason) explains it -- and every CFI failure.
+set -u
+
+facts() {
+	local results=$1 console=$2
+	{ tr -d '\r' < "$results"; } 2>/dev/null | awk -F'\n' '
+		{ sub(/^.*kcfi-distro: /, "kcfi-distro: ") }
+		!/^kcfi-distro: / { next }
+		{ $0 = substr($0, 14) }
+		/^state / { state = substr($0, 7) }
+		/^failed-unit / { print "unit\t" substr($0, 13) }
+		/^check [^ ]+ ok$/ { split($0, w, " "); print "check\t" w[2] "\tok" }
+		/^check [^ ]+ fail/ { split($0, w, " "); print "check\t" w[2] "\tfail" }
+		/^stressor [^ ]+ start$/ { split($0, w, " "); cur = w[2] }
+		/^stressor [^ ]+ excluded: / { split($0, w, " "); print "stressor\t" w[2] "\texcluded"; if (w[2] == cur) cur = "" }
+		/^stressor [^ ]+ skipped: / { split($0, w, " "); print "stressor\t" w[2] "\tskipped"; if (w[2] == cur) cur = "" }
+		/^stressor [^ ]+ rc [0-9]+$/ { split($0, w, " "); cur = ""
+			r = (w[4] == 0) ? "ok" : (w[4] == 3 || w[4] == 4) ? "skipped" : "failed"
+			print "stressor\t" w[2] "\t" r }
+		/^end$/ { ended = 1 }
+		END { print "state\t" (state == "" ? "none" : state)
+			if (cur != "") { print "stressor\t" cur "\thung"; print "last\tstressor " cur }
+			print "end\t" (ended ? "yes" : "no")
+			if (!ended && cur == "") print "lastunit" }'
+	# The console: CFI reports and kernel warnings, timestamps dropped.
+	local con
+	con=$({ tr -d '\r' < "$console"; } 2>/dev/null | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //')
+	printf 'cfi\t%s\n' "$(grep -c 'CFI failure at' <<< "$con")"
+	grep -E '(WARNING:|BUG:|Oops|general protection fault|Kernel panic)' <<< "$con" |
+		sed -E 's/ (CPU|PID): [0-9]+//g; s/\+0x[0-9a-f]+\/0x[0-9a-f]+//g' | sort -u |
+		sed 's/^/warn\t/'
+}
+
+# last_unit CONSOLE: the last unit systemd said it started or was starting.
+last_unit() {
+	# (systemd colours its status lines on the serial console)
+	{ tr -d '\r' < "$1"; } 2>/dev/null | sed -E 's/\x1b\[[0-9;]*m//g' |
+		sed -nE 's/.*(Starting|Started|Finished) (.*)$/\2/p' | sed -E 's/\.+$//' | tail -1
+}
+
+facts_of() {	# facts_of RESULTS CONSOLE: facts, with the last unit filled in
+	facts "$1" "$2" | while IFS= read -r l; do
+		if [ "$l" = lastunit ]; then printf 'last\tunit %s\n' "$(last_unit "$2")"; else echo "$l"; fi
+	done
+}
+
+compare() {
+	local arch=$1 explained=$2 kf gf
+	kf=$(facts_of "$3" "$4") gf=$(facts_of "$5" "$6")
+	local ex=
+	[ -f "$explained" ] && ex=$(grep -v '^#' "$explained" | awk -F'\t' -v a="$arch" 'NF >= 3 && ($1 == a || $1 == "*") { print $2 }')
+	is_explained() { grep -qxF -- "$1" <<< "$ex"; }
+	warn_explained() { local w; while IFS= read -r w; do
+		[ -n "$w" ] && [[ "$1" == *"${w#warn:}"* ]] && return 0; done < <(grep '^warn:' <<< "$ex"); return 1; }
+	local unexplained=0 line
+	note() {	# note KEY TEXT: one difference, explained or not
+		if is_explained "$1"; then echo "explained: $2"
+		else echo "UNEXPLAINED: $2"; unexplained=$((unexplained + 1)); fi
+	}
+	get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' <<< "$1" | head -1; }
+	local ks gs
+	ks=$(get "$kf" state) gs=$(get "$gf" state)
+	[ "$ks" = "$gs" ] || note state "state: kcfi-gcc $ks, gcc $gs"
+	local u
+	for u in $( { awk -F'\t' '$1 == "unit" { print $2 }' <<< "$kf"; awk -F'\t' '$1 == "unit" { print $2 }' <<< "$gf"; } | sort -u); do
+		local who=
+		grep -qxF "unit	$u" <<< "$kf" && who="kcfi-gcc"
+		grep -qxF "unit	$u" <<< "$gf" && who="${who:+$who and }gcc"
+		note "unit:$u" "failed unit $u ($who)"
+	done
+	# Checks: each must pass on both.
+	local c
+	for c in $( { awk -F'\t' '$1 == "check" { print $2 }' <<< "$kf"; awk -F'\t' '$1 == "check" { print $2 }' <<< "$gf"; } | sort -u); do
+		local kr gr
+		kr=$(awk -F'\t' -v n="$c" '$1 == "check" && $2 == n { print $3 }' <<< "$kf")
+		gr=$(awk -F'\t' -v n="$c" '$1 == "check" && $2 == n { print $3 }' <<< "$gf")
+		[ "$kr" = ok ] && [ "$gr" = ok ] && continue
+		note "check:$c" "check $c: kcfi-gcc ${kr:-not run}, gcc ${gr:-not run}"
+	done
+	# Stressors: their outcome must agree (one not run on a side that
+	# ended does not count: that side skipped it by exclusion or class).
+	local s
+	for s in $( { awk -F'\t' '$1 == "stressor" { print $2 }' <<< "$kf"; awk -F'\t' '$1 == "stressor" { print $2 }' <<< "$gf"; } | sort -u); do
+		local kr gr
+		kr=$(awk -F'\t' -v n="$s" '$1 == "stressor" && $2 == n { print $3 }' <<< "$kf")
+		gr=$(awk -F'\t' -v n="$s" '$1 == "stressor" && $2 == n { print $3 }' <<< "$gf")
+		[ "$kr" = "$gr" ] && continue
+		note "stressor:$s" "stressor $s: kcfi-gcc ${kr:-not run}, gcc ${gr:-not run}"
+	done
+	# Kernel warnings of ours that gcc's boot does not have.
+	local w
+	while IFS= read -r w; do
+		[ -n "$w" ] || continue
+		grep -qxF "warn	$w" <<< "$gf" && continue
+		if warn_explained "$w"; then echo "explained: kernel: $w"
+		else echo "UNEXPLAINED: kernel: $w (kcfi-gcc only)"; unexplained=$((unexplained + 1)); fi
+	done < <(awk -F'\t' '$1 == "warn" { print $2 }' <<< "$kf")
+	# Not run, and why (boot/distro/exclude.tsv, stress-ng's pathological
+	# ones) -- named here so that a reader sees what the counts leave out.
+	local x
+	x=$(awk -F'\t' '$1 == "stressor" && $3 == "excluded" { printf " %s", $2 }' <<< "$kf")
+	[ -z "$x" ] || echo "not run on kcfi-gcc's boot:$x"
+	local status=0 kc gc
+	kc=$(get "$kf" cfi) gc=$(get "$gf" cfi)
+	[ "${kc:-0}" -eq 0 ] || { echo "CFI: $kc CFI failure report(s) on kcfi-gcc's console"; status=1; }
+	[ "${gc:-0}" -eq 0 ] || echo "note: $gc 'CFI failure' line(s) on gcc's console (a kernel without CFI)"
+	local side f
+	for side in kcfi-gcc gcc; do
+		f=$kf; [ $side = gcc ] && f=$gf
+		if [ "$(get "$f" end)" != yes ]; then
+			echo "HUNG: $side's boot did not finish the workload; last: $(get "$f" last)"
+			status=1
+		fi
+	done
+	count() { awk -F'\t' -v k="$2" -v r="${3:-}" '$1 == k && (r == "" || $3 == r)' <<< "$1" | wc -l; }
+	printf 'distro %s: kcfi-gcc state %s, failed units %d, stressors ok %d, failed %d, skipped %d, cfi %d; gcc state %s, failed units %d, stressors ok %d, failed %d, skipped %d; unexplained %d\n' \
+		"$arch" "$ks" "$(count "$kf" unit)" "$(count "$kf" stressor ok)" \
+		"$(( $(count "$kf" stressor failed) + $(count "$kf" stressor hung) ))" "$(count "$kf" stressor skipped)" "${kc:-0}" \
+		"$gs" "$(count "$gf" unit)" "$(count "$gf" stressor ok)" \
+		"$(( $(count "$gf" stressor failed) + $(count "$gf" stressor hung) ))" "$(count "$gf" stressor skipped)" "$unexplained"
+	[ "$unexplained" -eq 0 ] || status=1
+	return $status
+}
+
+case ${1:-} in
+facts) shift; [ $# -eq 2 ] || { echo "usage: $0 facts RESULTS CONSOLE" >&2; exit 2; }; facts_of "$@" ;;
+compare) shift; [ $# -eq 6 ] || { echo "usage: $0 compare ARCH EXPLAINED KCFI_RESULTS KCFI_CONSOLE GCC_RESULTS GCC_CONSOLE" >&2; exit 2; }
+	compare "$@" ;;
+*) echo "usage: $0 facts|compare ..." >&2; exit 2 ;;
+esac
