@@ -82,11 +82,15 @@ compare() {
 		else echo "UNEXPLAINED: $2"; unexplained=$((unexplained + 1)); fi
 	}
 	get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' <<< "$1" | head -1; }
+	# names KIND: the names of KIND (unit, check, stressor) on either side;
+	# result FACTS KIND NAME: that name's outcome on one side.
+	names() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' <<< "$kf"$'\n'"$gf" | sort -u; }
+	result() { awk -F'\t' -v k="$2" -v n="$3" '$1 == k && $2 == n { print $3 }' <<< "$1"; }
 	local ks gs
 	ks=$(get "$kf" state) gs=$(get "$gf" state)
 	[ "$ks" = "$gs" ] || note state "state: kcfi-gcc $ks, gcc $gs"
 	local u
-	for u in $( { awk -F'\t' '$1 == "unit" { print $2 }' <<< "$kf"; awk -F'\t' '$1 == "unit" { print $2 }' <<< "$gf"; } | sort -u); do
+	for u in $(names unit); do
 		local who=
 		grep -qxF "unit	$u" <<< "$kf" && who="kcfi-gcc"
 		grep -qxF "unit	$u" <<< "$gf" && who="${who:+$who and }gcc"
@@ -94,20 +98,18 @@ compare() {
 	done
 	# Checks: each must pass on both.
 	local c
-	for c in $( { awk -F'\t' '$1 == "check" { print $2 }' <<< "$kf"; awk -F'\t' '$1 == "check" { print $2 }' <<< "$gf"; } | sort -u); do
+	for c in $(names check); do
 		local kr gr
-		kr=$(awk -F'\t' -v n="$c" '$1 == "check" && $2 == n { print $3 }' <<< "$kf")
-		gr=$(awk -F'\t' -v n="$c" '$1 == "check" && $2 == n { print $3 }' <<< "$gf")
+		kr=$(result "$kf" check "$c") gr=$(result "$gf" check "$c")
 		[ "$kr" = ok ] && [ "$gr" = ok ] && continue
 		note "check:$c" "check $c: kcfi-gcc ${kr:-not run}, gcc ${gr:-not run}"
 	done
 	# Stressors: their outcome must agree (one not run on a side that
 	# ended does not count: that side skipped it by exclusion or class).
 	local s
-	for s in $( { awk -F'\t' '$1 == "stressor" { print $2 }' <<< "$kf"; awk -F'\t' '$1 == "stressor" { print $2 }' <<< "$gf"; } | sort -u); do
+	for s in $(names stressor); do
 		local kr gr
-		kr=$(awk -F'\t' -v n="$s" '$1 == "stressor" && $2 == n { print $3 }' <<< "$kf")
-		gr=$(awk -F'\t' -v n="$s" '$1 == "stressor" && $2 == n { print $3 }' <<< "$gf")
+		kr=$(result "$kf" stressor "$s") gr=$(result "$gf" stressor "$s")
 		[ "$kr" = "$gr" ] && continue
 		note "stressor:$s" "stressor $s: kcfi-gcc ${kr:-not run}, gcc ${gr:-not run}"
 	done

@@ -8,6 +8,15 @@
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not found"
 J="bash $top_srcdir/boot/distro-judge.sh"
+# judge_refuses NAME: the judge compares the two canned boots and must fail;
+# its output stays in $T/out for the checks that follow.
+judge_refuses() {
+	if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
+		fail "$1: the judge passed it"
+	else
+		pass "$1"
+	fi
+}
 
 # results FILE [SEM] [END]: a workload's lines; SEM is sem-sysv's rc (0);
 # END no leaves the boot inside stressor tee; UNIT a failed unit.
@@ -67,69 +76,41 @@ check "facts: a boot that ended hung nowhere" sh -c "! grep -q 'hung' $T/facts"
 check "facts: a CR from the serial line is dropped" grep -qx 'state	running' "$T/facts"
 
 results "$T/k.res" 2
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
-	fail "a stressor failing only under kcfi-gcc passes"
-else
-	pass "a stressor failing only under kcfi-gcc fails the judge"
-fi
+judge_refuses "a stressor failing only under kcfi-gcc fails the judge"
 check "it is named" grep -qx 'UNEXPLAINED: stressor sem-sysv: kcfi-gcc failed, gcc ok' "$T/out"
 check "and counted" grep -q 'stressors ok 1, failed 1, skipped 2, cfi 0; .*; unexplained 1$' "$T/out"
 printf 'arm64\tstressor:sem-sysv\tnot this architecture\n' >> "$EX"
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > /dev/null; then
-	fail "an explanation for another architecture applies"
-else
-	pass "an explanation for another architecture does not apply"
-fi
+judge_refuses "an explanation for another architecture does not apply"
 printf '*\tstressor:sem-sysv\tsemop EINVAL, understood\n' >> "$EX"
 check "explained, it passes" sh -c "$J compare x86_64 $EX $T/k.res $T/k.con $T/g.res $T/g.con > $T/out"
 check "shown as explained" grep -qx 'explained: stressor sem-sysv: kcfi-gcc failed, gcc ok' "$T/out"
 results "$T/k.res"
 
 UNIT=apt-daily.service results "$T/g.res"
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
-	fail "a failed unit passes"
-else
-	pass "a failed unit, even gcc's only, fails until explained"
-fi
+judge_refuses "a failed unit, even gcc's only, fails until explained"
 check "the failed unit is named with its boot" grep -qx 'UNEXPLAINED: failed unit apt-daily.service (gcc)' "$T/out"
 results "$T/g.res"
 
 FS='fail: mkfs.ext4: no such device' results "$T/k.res"
 FS='fail: mkfs.ext4: no such device' results "$T/g.res"
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
-	fail "a check that fails on both boots passes"
-else
-	pass "a check that fails on both boots fails"
-fi
+judge_refuses "a check that fails on both boots fails"
 check "the check is named" grep -qx 'UNEXPLAINED: check fs-ext4: kcfi-gcc fail, gcc fail' "$T/out"
 results "$T/k.res"; results "$T/g.res"
 
 console "$T/k.con" 'CFI failure at sock_ioctl+0x4f/0x90 (target: dummy_ioctl+0x0/0x10; expected type: 0x12345678)'
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
-	fail "a CFI failure passes"
-else
-	pass "a CFI failure fails"
-fi
+judge_refuses "a CFI failure fails"
 check "it is counted in the line" grep -q 'cfi 1; gcc' "$T/out"
 
 console "$T/k.con" 'WARNING: CPU: 1 PID: 812 at mm/slub.c:1234 kfree+0x40/0x90'
 console "$T/g.con" 'WARNING: CPU: 0 PID: 90 at mm/slub.c:1234 kfree+0x40/0x90'
 check "a warning both kernels have is no difference" $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con"
 console "$T/g.con"
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
-	fail "a warning of kcfi-gcc's only passes"
-else
-	pass "a warning of kcfi-gcc's only fails"
-fi
+judge_refuses "a warning of kcfi-gcc's only fails"
 check "it is shown without CPU and PID" grep -qx 'UNEXPLAINED: kernel: WARNING: at mm/slub.c:1234 kfree (kcfi-gcc only)' "$T/out"
 console "$T/k.con"
 
 results "$T/k.res" 0 no
-if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"; then
-	fail "a hung boot passes"
-else
-	pass "a hung boot fails"
-fi
+judge_refuses "a hung boot fails"
 check "with the stressor it was in" grep -qx "HUNG: kcfi-gcc's boot did not finish the workload; last: stressor tee" "$T/out"
 : > "$T/k.res"
 $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"
