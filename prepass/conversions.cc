@@ -263,13 +263,9 @@ union_store (walk *w, tree field, tree value, location_t loc)
       if (type == TYPE_MAIN_VARIANT (TREE_TYPE (fn))
 	  || type == TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (field))))
 	continue;
-      bool seen = false;	/* an earlier member of this type */
-      for (tree g = TYPE_FIELDS (u); g != f && !seen; g = DECL_CHAIN (g))
-	seen = TREE_CODE (g) == FIELD_DECL && g != field
-	       && fn_pointer_type_p (TREE_TYPE (g))
-	       && TYPE_MAIN_VARIANT (TREE_TYPE (TREE_TYPE (g))) == type;
-      if (!seen)
-	add (w, fn, TREE_TYPE (f), loc, CONV_UNION);
+      /* Two members of one type make two records of one place:
+	 kcfi_write_conversions writes it once.  */
+      add (w, fn, TREE_TYPE (f), loc, CONV_UNION);
     }
 }
 
