@@ -42,9 +42,6 @@ KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
 BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64 arm"}
 BOOT_JOBS=${BOOT_JOBS:-2}
 BOOT_CONFIG=${BOOT_CONFIG:-small}
-# Kconfig symbols that exist only with CONFIG_CFI_CLANG (checked on plain rows
-# without them), as an extended regular expression.
-CFI_ONLY_OPTIONS='CONFIG_FINEIBT|CONFIG_CFI_[A-Z_]*'
 BOOT_KERNEL=${BOOT_KERNEL:-6.12}
 case $BOOT_KERNEL in
 6.12|6.1) ;;
@@ -287,7 +284,7 @@ build_variant() {
 	# A plain row shares the architecture's fragment with the CFI rows;
 	# what Kconfig offers only with CFI_CLANG (FineIBT) cannot survive there.
 	if [ "$route" = plain ]; then
-		cat "${want[@]}" | grep -vE "^($CFI_ONLY_OPTIONS)=" > "$O/want-plain.frag"
+		without_cfi_only "${want[@]}" > "$O/want-plain.frag"
 		want=("$O/want-plain.frag")
 	fi
 	check_config "$O/.config" "${want[@]}" ||

@@ -116,6 +116,13 @@ wrapper() {
 	echo "$CACHE/bin/$name"
 }
 
+# without_cfi_only FRAGMENT...: the fragments' lines but the options Kconfig
+# offers only with CONFIG_CFI_CLANG (FineIBT, the CFI_* choices): what a row
+# without CFI can be held to when it shares fragments with the CFI rows.
+without_cfi_only() {
+	cat "$@" | grep -vE '^(CONFIG_FINEIBT|CONFIG_CFI_[A-Z0-9_]*)='
+}
+
 # check_config CONFIG FRAGMENT...: every CONFIG_X=y / "is not set" line of the
 # fragments must be in the result (allnoconfig drops what it cannot satisfy).
 check_config() {
