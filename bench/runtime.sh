@@ -17,7 +17,11 @@
 # kernel, its initramfs's files stamped with another time, must give
 # identical counts, or the run fails (boot_one says why that matters).  The plugin also logs each
 # check site's count at every marker: bench/runtime/hot.awk names the
-# functions whose checks run most in each workload.
+# functions whose checks run most in each workload.  It counts each
+# function's instructions too (bench/runtime/funcs.sh lists them):
+# bench/runtime/funcs.awk gives them per operation and excess.awk the
+# functions where a CFI kernel executes more than its base beyond its
+# checks ($OUT/VARIANT/excess).
 #
 # Usage: bench/runtime.sh [KCFI_BUILDDIR]   (normally `make bench-runtime`)
 # Environment:
@@ -29,6 +33,7 @@
 #   KCFI_BOOT_CACHE the boot matrix's cache (/var/cache/kcfi-boot): the
 #                   patched tree src-cc, gen_init_cpio; the builds go to its
 #                   build-bench-runtime/ and the results to runtime-out/
+#   BENCH_OUT       the results' directory instead of runtime-out/
 # Prints one table per workload and last the line
 #   runtime: kernel instructions kcfi-gcc/gcc geomean G, worst W (workload);
 #   clang-cfi/clang geomean G2, worst W2 (workload); checks per op ours C, clang C2
@@ -47,7 +52,7 @@ log() { printf 'bench-runtime: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 . "$top/boot/lib.sh"
 boot_cache || exit 1
 BUILDS=$CACHE/build-bench-runtime
-OUT=$CACHE/runtime-out
+OUT=${BENCH_OUT:-$CACHE/runtime-out}
 mkdir -p "$BUILDS" "$OUT" || exit 1
 arch_vars x86_64 || exit 1
 
@@ -199,7 +204,7 @@ boot_one() {
 	timeout "${BENCH_TIMEOUT:-3600}" qemu-system-x86_64 -M pc -cpu qemu64 -smp 1 -m 512 \
 		-accel tcg -icount shift=3,sleep=off,align=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm \
 		-display none -monitor none -serial "file:$d/console-$tag.log" -no-reboot \
-		-plugin "$OUT/bin/kinsn.so,out=$d/marks-$tag,sites=$d/sites" \
+		-plugin "$OUT/bin/kinsn.so,out=$d/marks-$tag,sites=$d/sites,funcs=$d/funcs" \
 		-kernel "$BUILDS/$v/images/bzImage" -initrd "$cpio" \
 		-append "console=ttyS0 panic=-1 nokaslr norandmaps kunit.enable=0 quiet" > "$d/qemu-$tag.log" 2>&1
 	tr -d '\r' < "$d/console-$tag.log" > "$d/console-$tag.tmp" && mv "$d/console-$tag.tmp" "$d/console-$tag.log"
@@ -225,11 +230,14 @@ run_all() {
 	for v in $VARIANTS; do
 		[ -f "$BUILDS/$v/images/vmlinux" ] || { log "$v: no kernel"; return 1; }
 		make_initramfs "$v" && check_sites "$v" || return 1
+		sh "$bdir/runtime/funcs.sh" "$BUILDS/$v/images/vmlinux" > "$OUT/$v/funcs" || return 1
 		log "$v: booting ($(wc -l < "$OUT/$v/sites") check sites)"
 		local t0=$SECONDS
 		boot_one "$v" a || return 1
 		log "$v: ran in $((SECONDS - t0)) s"
 		results "$v" a > "$OUT/$v/results" || return 1
+		awk -f "$bdir/runtime/funcs.awk" "$OUT/$v/marks-a" "$OUT/$v/console-a.log" |
+			sort > "$OUT/$v/funcs-per-op" || return 1
 		if [ -s "$OUT/$v/sites" ]; then
 			awk -f "$bdir/runtime/hot.awk" "$OUT/$v/sites" "$OUT/$v/sites.csv" \
 				"$OUT/$v/marks-a" "$OUT/$v/console-a.log" > "$OUT/$v/hot" &&
@@ -252,6 +260,18 @@ run_all() {
 }
 
 # ---- the table --------------------------------------------------------------
+# excess_table CFI BASE: where CFI executes more than BASE beyond its checks,
+# the five functions of largest excess per workload.
+excess_table() {
+	local d=$OUT/$1
+	[ -s "$d/funcs-per-op" ] && [ -s "$OUT/$2/funcs-per-op" ] || return 0
+	awk -f "$bdir/runtime/excess.awk" "$OUT/$2/funcs-per-op" "$d/funcs-per-op" \
+		$([ -s "$d/hot-all" ] && echo "$d/hot-all") /dev/null | sort -k2,2 -k1,1r -k7,7gr > "$d/excess" || return 1
+	echo "instructions per operation beyond the checks, $1 minus $2: all functions, then the largest by function:"
+	awk '$1 == "total" { t[$2] = $6 } $1 == "excess" && $7 > 0 && n[$2]++ < 5 { s[$2] = s[$2] sprintf(" %s %+.1f", $3, $7) }
+		END { for (w in t) printf "  %-9s %+.1f:%s\n", w, t[w], s[w] }' "$d/excess" | sort
+}
+
 summary() {
 	local v
 	for v in $VARIANTS; do
@@ -281,6 +301,7 @@ summary() {
 			awk '$2 != last { n = 0; last = $2 } n++ < 4 && $1 >= 0.01 { s[$2] = s[$2] sprintf(" %s %s", $3, $4) }
 				END { for (w in s) printf "  %-9s%s\n", w, s[w] }' | sort
 	fi
+	excess_table kcfi-gcc gcc && excess_table clang-cfi clang
 	awk -v variants="$VARIANTS" -f "$bdir/runtime/summary.awk" \
 		$(for v in $VARIANTS; do echo "$OUT/$v/results"; done)
 }

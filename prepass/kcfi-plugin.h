@@ -157,5 +157,9 @@ unsigned kcfi_pin_call_targets (function *);	/* call-reg.cc */
 extern int kcfi_call_regno;		/* -fplugin-arg-kcfi-call-reg=REG */
 int kcfi_parse_call_reg (const char *name);
 unsigned kcfi_early_call_targets (function *);	/* early-target.cc */
+extern bool kcfi_ipa_ra;		/* ipa-ra.cc; false: no-ipa-ra */
+void kcfi_note_ipa_ra (void);
+void kcfi_restore_ipa_ra (void);
+unsigned kcfi_widen_clobbers (function *);
 
 #endif

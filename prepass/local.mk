@@ -22,7 +22,7 @@ KCFI_PLUGIN_SRCS = prepass/plugin.cc prepass/attrs.cc prepass/typename.cc \
 	prepass/output.cc prepass/typeinfo.cc prepass/typeinfo-diag.cc \
 	prepass/texts.cc prepass/regs.cc prepass/trampolines.cc prepass/salt.cc \
 	prepass/extern-stubs.cc prepass/call-reg.cc prepass/arity.cc \
-	prepass/early-target.cc prepass/conversions.cc
+	prepass/early-target.cc prepass/conversions.cc prepass/ipa-ra.cc
 KCFI_PLUGIN_HDRS = prepass/kcfi-plugin.h prepass/tables.h prepass/gcc-compat.h \
 	common/kcfi-targets.h common/opts.h
 EXTRA_DIST += $(KCFI_PLUGIN_SRCS) $(KCFI_PLUGIN_HDRS)

@@ -24,6 +24,9 @@
  *     (not no-early-target)
  *   before "shorten"           .kcfi_type, .kcfi_func and the  rtl-passes.cc
  *                              call-site directives
+ *   PLUGIN_START_UNIT,         -fipa-ra back under a patch     ipa-ra.cc
+ *     after "final"            area before the entry; the
+ *     (not no-ipa-ra)          flags in what a function clobbers
  *   PLUGIN_PRAGMAS (cc1, C),   typeinfo builtin macros         typeinfo.cc
  *   then entering <built-in>   (their misuse: a diagnostic     typeinfo-diag.cc
  *                              finalizer wrapper)
@@ -134,6 +137,7 @@ static void
 start_unit (void *, void *)
 {
   kcfi_prefix_nops = prefix_nops ();
+  kcfi_restore_ipa_ra ();
   if (kcfi_emitting_p ())
     write_version ();
 }
@@ -407,6 +411,8 @@ static plugin_info kcfi_info = {
   "-fsanitize-cfi-icall-generalize-pointers)\n"
   "  -fplugin-arg-kcfi-no-conversions   no .kcfi_conversion lines (to compare "
   "code with and without them)\n"
+  "  -fplugin-arg-kcfi-no-ipa-ra   leave -fipa-ra off under "
+  "-fpatchable-function-entry=N,N, as GCC does (to compare code)\n"
   "  -fplugin-arg-kcfi-stats       report the CPU time of its two walks "
   "over the TU's functions\n"
   "  -fplugin-arg-kcfi-transparent-union=member|union   a transparent union "
@@ -533,6 +539,10 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 	  early_target = false;
 	  break;
 	/* Only to compare code with and without the records.  */
+	/* Only to compare code with and without it (ipa-ra.cc).  */
+	case KCFI_PLUGIN_OPT_NO_IPA_RA:
+	  kcfi_ipa_ra = false;
+	  break;
 	case KCFI_PLUGIN_OPT_NO_CONVERSIONS:
 	  kcfi_conversions = false;
 	  break;
@@ -569,6 +579,7 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
 
   if (follow_lto)
     kcfi_active = false;
+  kcfi_note_ipa_ra ();
   register_callback (name, PLUGIN_INFO, NULL, &kcfi_info);
   register_callback (name, PLUGIN_ATTRIBUTES, kcfi_wrap_attribute_handlers,
 		     NULL);
@@ -599,5 +610,7 @@ plugin_init (plugin_name_args *args, plugin_gcc_version *version)
       (name, "kcfi_early_target", PROP_rtl, "sched2", PASS_POS_INSERT_AFTER);
   add_pass<RTL_PASS, rtl_opt_pass, kcfi_emit_directives>
     (name, "kcfi_emit", PROP_rtl, "shorten", PASS_POS_INSERT_BEFORE);
+  add_pass<RTL_PASS, rtl_opt_pass, kcfi_widen_clobbers>
+    (name, "kcfi_ipa_ra", 0, "final", PASS_POS_INSERT_AFTER);
   return 0;
 }
