@@ -4,23 +4,17 @@
 # counts, logged when they changed) and the guest's console.  Prints
 # "WORKLOAD NAME INSNS-PER-OP" for every function that ran in the N more
 # operations of the 2N run (2N run minus N run, as results.awk).  Symbols
-# of one name (static functions) are summed.
+# of one name (static functions) are summed.  Run with -f marks.awk first.
 FNR == NR {
-	if ($1 == "mark") { snap(); m = $2 }
+	if ($1 == "mark") mark($2)
 	else if ($1 == "fn") { last[$2] = $4; name[$2] = $3 }
 	next
 }
-$1 == "bench-guest:" && $2 == "workload" { w[++n] = $3; ops[n] = $4; m0[n] = $5; m1[n] = $6 }
-function snap(  f) { if (m) for (f in last) v[m, f] = last[f] }
-function at(mk, f) { return ((mk, f) in v) ? v[mk, f] : 0 }
 END {
 	snap()
 	for (i = 1; i < n; i += 2) {
 		split("", per)
-		for (f in last) {
-			d = (at(m1[i + 1], f) - at(m0[i + 1], f)) - (at(m1[i], f) - at(m0[i], f))
-			if (d) per[name[f]] += d
-		}
+		for (f in last) if ((d = per_run(i, f))) per[name[f]] += d
 		for (f in per) if (per[f]) printf "%s %s %.2f\n", w[i], f, per[f] / ops[i]
 	}
 }

@@ -33,7 +33,7 @@ fn ffffffff81000200 g 25
 fn ffffffff81000300 h 7
 M
 printf 'bench-guest: workload pipe 10 1 2\nbench-guest: workload pipe 20 3 4\n' > "$T/console"
-check "funcs.awk" test "$(awk -f "$B/funcs.awk" "$T/marks" "$T/console" | sort | tr '\n' ';')" = \
+check "funcs.awk" test "$(awk -f "$B/marks.awk" -f "$B/funcs.awk" "$T/marks" "$T/console" | sort | tr '\n' ';')" = \
 	"pipe f 5.00;pipe g 3.00;pipe h 0.70;"
 # excess: f 9 - 5 less 3 per check (1 check) = +1; k +1.5; g -0.5.
 printf 'pipe f 5.00\npipe g 3.00\n' > "$T/base"

@@ -69,6 +69,6 @@ mark 7 kernel 0 user 0 checks 0
 mark 8 kernel 0 user 0 checks 0
 site b1 17
 M
-check "hot" test "$(awk -f "$top_srcdir/bench/runtime/hot.awk" "$T/sites" "$T/sites.csv" "$T/hmarks" "$T/console" | tr '\n' ';')" = \
+check "hot" test "$(awk -f "$top_srcdir/bench/runtime/marks.awk" -f "$top_srcdir/bench/runtime/hot.awk" "$T/sites" "$T/sites.csv" "$T/hmarks" "$T/console" | tr '\n' ';')" = \
 	"hot pipe f 0.70;hot pipe g 0.40;hot fork g 2.50;"
 finish
