@@ -27,6 +27,11 @@
 #                    default compiler's cached kernels stay.
 #   BOOT_BUILD_ONLY  non-empty: build the selected kernels, boot none (make
 #                    distro-check builds the defconfig profile's this way)
+#   BOOT_DEB         non-empty (defconfig profile): also make bindeb-pkg, the
+#                    image and headers packages as Debian installs kernels,
+#                    with what make dkms-check's modules need
+#                    (config/defconfig/dkms.config); builds go to
+#                    build-defconfig[-6.1]-deb, packages to images/MODE/debs
 #   BOOT_JOBS        make -j (default 2)
 #   BOOT_TIMEOUT     seconds per QEMU run (default 180); BOOT_BUILD_TIMEOUT
 #                    seconds per kernel build (default 1800)
@@ -125,6 +130,12 @@ arm64-plain:arm64:plain:-:strict
 "
 BUILDS=$CACHE/build-defconfig$KSFX$GDIR
 fi
+BOOT_DEB=${BOOT_DEB:-}
+if [ -n "$BOOT_DEB" ]; then
+	[ "$BOOT_CONFIG" = defconfig ] ||
+		{ echo "boot-check: BOOT_DEB needs BOOT_CONFIG=defconfig" >&2; exit 2; }
+	BUILDS=$BUILDS-deb
+fi
 
 # kernel_lacks ARCH ROUTE: why BOOT_KERNEL cannot give ARCH a KCFI kernel
 # that reports (empty: it can).  Said by name in the summary rather than
@@ -181,6 +192,32 @@ need_tools() {
 # $BUILDS/NAME (a fixed path: x86 build dirs are not relocatable), then
 # keep the image and vmlinux in $BUILDS/NAME/images/MODE.  Skipped when
 # the images exist and were made with the same key.
+# extmod_compiler O MODULE MODE MAKE...: an external module build (make M=,
+# as DKMS runs it) against a kcfi-gcc kernel, our kernel patch 0002: with no
+# CC it must use the driver the kernel recorded (CONFIG_CFI_GCC_DRIVER,
+# looked up in PATH), and with plain gcc it must stop, naming that driver,
+# rather than build a module the kernel's checked calls would trap on.
+extmod_compiler() {
+	local O=$1 module=$2 mode=$3 a drv log=$1/module-$3-extmod.log
+	shift 3
+	local -a nocc=()
+	for a in "$@"; do case $a in CC=*) ;; *) nocc+=("$a") ;; esac; done
+	drv=$(sed -n 's/^CONFIG_CFI_GCC_DRIVER="\(.*\)"$/\1/p' "$O/.config")
+	[ -n "$drv" ] || { log "$name/$mode: no CONFIG_CFI_GCC_DRIVER in the kernel's .config (boot/patches 0002)"; return 1; }
+	{ (cd "$O" && PATH=$KCFI_BUILDDIR:$CACHE/bin:$PATH timeout 600 "${nocc[@]}" M="$module" V=1 clean modules) ||
+		{ echo "extmod: the build without CC failed"; false; }; } > "$log" 2>&1 &&
+	grep -qE "(^|[ ;])$drv .*kcfi_[a-z_]*\.c" "$log" ||
+		{ log "$name/$mode: make M= without CC did not compile with $drv, see $log"; return 1; }
+	if (cd "$O" && timeout 600 "${nocc[@]}" CC="${CROSS}gcc$GSFX" M="$module" clean modules) > "$log.gcc" 2>&1; then
+		log "$name/$mode: make M= CC=${CROSS}gcc$GSFX built a module without KCFI for a KCFI kernel, see $log.gcc"
+		return 1
+	fi
+	grep -q "cannot compile with .*Build with CC=$drv" "$log.gcc" ||
+		{ log "$name/$mode: make M= CC=${CROSS}gcc$GSFX stopped without naming $drv:"; tail -n 5 "$log.gcc" >&2; return 1; }
+	# The module the boot loads, built again as before.
+	(cd "$O" && timeout 600 "$@" M="$module" modules) > /dev/null 2>&1
+}
+
 build_variant() {
 	[ "$BOOT_CONFIG" = debian-cloud ] && { cloud_build "$1"; return; }
 	local name=$1 arch=$2 route=$3 hash=$4 mode=$5 tree=$3
@@ -200,6 +237,7 @@ build_variant() {
 		# userland needs, and modules for udev to load)
 		frags=("$(cfg defconfig/common.config)" "$(cfg "defconfig/$arch.config")"
 		       "$(cfg defconfig/distro.config)")
+		[ -n "$BOOT_DEB" ] && frags+=("$(cfg defconfig/dkms.config)")
 	fi
 	# The small profile's permissive rows also load the module of
 	# deliberate mismatches (boot/module/kcfi_mismatch_calls.c).
@@ -242,6 +280,7 @@ build_variant() {
 	# The defconfig profile's kernels, plain gcc's too, also build their
 	# modules: make distro-check installs them in its Debian image.
 	[ "$BOOT_CONFIG" = defconfig ] && targets+=(modules)
+	[ -n "$BOOT_DEB" ] && targets+=(bindeb-pkg)
 	if { [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; } || [ $mismatch = yes ]; then
 		targets+=(modules_prepare)
 		module=$O/kcfi-test-module
@@ -249,7 +288,7 @@ build_variant() {
 
 	local key tools
 	tools=$( [ "$route" = plain ] || tool_id "$TRIPLE")
-	key=$( { echo "$BOOT_CONFIG $KVER_PKG $route $hash $mode"; cat "${frags[@]}";
+	key=$( { echo "$BOOT_CONFIG $KVER_PKG $route $hash $mode deb=$BOOT_DEB"; cat "${frags[@]}";
 		 cat "$CACHE/src$KSFX-$tree/stamp"; echo "$tools";
 		 [ -n "$module" ] && cat "$here"/module/*;
 		 "${CROSS}gcc$GSFX" --version | head -1; printf '%s\n' "${mk[@]}"; } |
@@ -290,6 +329,8 @@ build_variant() {
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
 	log "$name/$mode: building ${targets[*]}"
+	# (bindeb-pkg writes its packages beside the build directory)
+	[ -n "$BOOT_DEB" ] && rm -f "$BUILDS"/*.deb "$BUILDS"/*.buildinfo "$BUILDS"/*.changes
 	local t0=$SECONDS
 	(cd "$O" && timeout "$BOOT_BUILD_TIMEOUT" "${mk[@]}" "${targets[@]}") \
 		> "$O/build-$mode.log" 2>&1 ||
@@ -303,10 +344,15 @@ build_variant() {
 		rm -rf "$module" && mkdir -p "$module" && cp "$here"/module/* "$module"/ || return 1
 		(cd "$O" && timeout 600 "${mk[@]}" M="$module" modules) > "$O/module-$mode.log" 2>&1 ||
 			{ log "$name/$mode: test module build failed:"; tail -n 25 "$O/module-$mode.log" >&2; return 1; }
+		[ "$route" = cc ] && { extmod_compiler "$O" "$module" "$mode" "${mk[@]}" || return 1; }
 	fi
 	log "$name/$mode: built in $built s"
 	mkdir -p "$img" && cp "$O/$ARCH_IMAGE" "$img/image" && cp "$O/vmlinux" "$img/vmlinux" &&
 		cp "$O/.config" "$img/config" && echo "$built" > "$img/build-seconds" || return 1
+	if [ -n "$BOOT_DEB" ]; then
+		mkdir -p "$img/debs" && mv "$BUILDS"/linux-*.deb "$img/debs/" ||
+			{ log "$name/$mode: bindeb-pkg left no packages in $BUILDS"; return 1; }
+	fi
 	if [ "$BOOT_CONFIG" = defconfig ]; then
 		# images/MODE/modules/lib/modules/<release>/, stripped, for
 		# make distro-check; modules-full/ keeps the unstripped ones.
