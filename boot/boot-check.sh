@@ -280,7 +280,6 @@ build_variant() {
 	# The defconfig profile's kernels, plain gcc's too, also build their
 	# modules: make distro-check installs them in its Debian image.
 	[ "$BOOT_CONFIG" = defconfig ] && targets+=(modules)
-	[ -n "$BOOT_DEB" ] && targets+=(bindeb-pkg)
 	if { [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; } || [ $mismatch = yes ]; then
 		targets+=(modules_prepare)
 		module=$O/kcfi-test-module
@@ -329,8 +328,6 @@ build_variant() {
 	check_config "$O/.config" "${want[@]}" ||
 		{ log "$name/$mode: the fragments did not survive Kconfig"; return 1; }
 	log "$name/$mode: building ${targets[*]}"
-	# (bindeb-pkg writes its packages beside the build directory)
-	[ -n "$BOOT_DEB" ] && rm -f "$BUILDS"/*.deb "$BUILDS"/*.buildinfo "$BUILDS"/*.changes
 	local t0=$SECONDS
 	(cd "$O" && timeout "$BOOT_BUILD_TIMEOUT" "${mk[@]}" "${targets[@]}") \
 		> "$O/build-$mode.log" 2>&1 ||
@@ -350,8 +347,12 @@ build_variant() {
 	mkdir -p "$img" && cp "$O/$ARCH_IMAGE" "$img/image" && cp "$O/vmlinux" "$img/vmlinux" &&
 		cp "$O/.config" "$img/config" && echo "$built" > "$img/build-seconds" || return 1
 	if [ -n "$BOOT_DEB" ]; then
+		# After the build, not beside it: bindeb-pkg runs make in the
+		# same tree.  Its packages land beside the build directory.
+		rm -f "$BUILDS"/*.deb "$BUILDS"/*.buildinfo "$BUILDS"/*.changes
+		(cd "$O" && timeout "$BOOT_BUILD_TIMEOUT" "${mk[@]}" bindeb-pkg) > "$O/bindeb-pkg-$mode.log" 2>&1 &&
 		mkdir -p "$img/debs" && mv "$BUILDS"/linux-*.deb "$img/debs/" ||
-			{ log "$name/$mode: bindeb-pkg left no packages in $BUILDS"; return 1; }
+			{ log "$name/$mode: bindeb-pkg failed, see $O/bindeb-pkg-$mode.log"; return 1; }
 	fi
 	if [ "$BOOT_CONFIG" = defconfig ]; then
 		# images/MODE/modules/lib/modules/<release>/, stripped, for

@@ -60,6 +60,7 @@ BOOT_KERNEL=6.12 KSFX= BOOT_CONFIG=defconfig
 OUT=$here/out/distro
 D=$here/distro
 . "$here/lib.sh"
+. "$here/distro-lib.sh"
 log() { printf 'distro-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 boot_cache || exit 1
 BUILDS=$CACHE/build-defconfig
@@ -90,84 +91,6 @@ kimg() {
 	esac
 }
 
-# debarch ARCH: Debian's name.
-debarch() { case $1 in x86_64) echo amd64 ;; arm64) echo arm64 ;; esac; }
-
-# qemu_cmd ARCH: the machine, without disks (QEMU array).
-qemu_cmd() {
-	case $1 in
-	x86_64) QEMU=(qemu-system-x86_64 -M pc -cpu qemu64) CONSOLE=ttyS0 VIRTIO=pci ;;
-	arm64) QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57) CONSOLE=ttyAMA0 VIRTIO=pci ;;
-	esac
-}
-
-# base_root ARCH: the debootstrapped tree, made once per package list;
-# sets BASE.  arm64 runs debootstrap's second stage in a VM booted with
-# the plain gcc arm64 kernel (no binfmt_misc needed on the host); the
-# finished tree comes back as a tar written to a second disk.
-base_root() {
-	local arch=$1 key pk dir
-	key=$( { echo "$arch $DISTRO_SUITE $DISTRO_MIRROR"; grep -v '^#' "$D/packages.list"; } |
-		sha256sum | cut -c1-16)
-	dir=$CACHE/distro/base-$arch-$key
-	BASE=$dir/root
-	[ -f "$dir/done" ] && [ -d "$BASE" ] && return 0
-	pk=$(grep -v '^#' "$D/packages.list" | paste -sd,)
-	mkdir -p "$dir" && rm -rf "$dir/root.tmp" || return 1
-	log "$arch: debootstrap $DISTRO_SUITE ($(grep -vc '^#' "$D/packages.list") packages) into $dir"
-	if [ "$arch" = x86_64 ]; then
-		debootstrap --variant=minbase --arch=amd64 --include="$pk" "$DISTRO_SUITE" \
-			"$dir/root.tmp" "$DISTRO_MIRROR" > "$dir/debootstrap.log" 2>&1 ||
-			{ log "debootstrap failed, see $dir/debootstrap.log"; tail -5 "$dir/debootstrap.log" >&2; return 1; }
-	else
-		debootstrap --foreign --variant=minbase --arch="$(debarch "$arch")" --include="$pk" \
-			"$DISTRO_SUITE" "$dir/root.tmp" "$DISTRO_MIRROR" > "$dir/debootstrap.log" 2>&1 ||
-			{ log "debootstrap --foreign failed, see $dir/debootstrap.log"; return 1; }
-		second_stage "$arch" "$dir" || return 1
-	fi
-	rm -rf "$BASE" && mv "$dir/root.tmp" "$BASE" && date -u +%FT%TZ > "$dir/done"
-}
-
-# second_stage ARCH DIR: boot DIR/root.tmp (first stage) with the plain
-# kernel and init=/kcfi-second-stage, which runs debootstrap --second-stage
-# and writes the tree as a tar to /dev/vdb; the tar replaces root.tmp.
-second_stage() {
-	local arch=$1 dir=$2 img
-	img=$(kimg "$arch" gcc)
-	[ -f "$img/image" ] || { log "$arch: the second stage boots the gcc kernel; none in $img (step build)"; return 1; }
-	cat > "$dir/root.tmp/kcfi-second-stage" <<-'EOF'
-	#!/bin/sh
-	mount -t proc proc /proc
-	mount -t sysfs sysfs /sys
-	mount -o remount,rw /
-	if /debootstrap/debootstrap --second-stage; then
-		rm -f /kcfi-second-stage.tmp
-		tar -C / --one-file-system --exclude=./kcfi-second-stage -cf /dev/vdb . &&
-			echo "kcfi-second-stage: done"
-	else
-		echo "kcfi-second-stage: failed"; tail -20 /debootstrap/debootstrap.log
-	fi
-	sync
-	echo o > /proc/sysrq-trigger
-	EOF
-	chmod 755 "$dir/root.tmp/kcfi-second-stage"
-	local size
-	size=$(( $(du -sm "$dir/root.tmp" | cut -f1) * 3 + 1024 ))
-	mkfs.ext4 -q -F -d "$dir/root.tmp" "$dir/stage.img" "${size}M" || return 1
-	rm -f "$dir/stage.tar" && truncate -s "$((size * 2))M" "$dir/stage.tar"
-	qemu_cmd "$arch"
-	log "$arch: debootstrap's second stage in a VM (the gcc kernel)"
-	timeout 7200 "${QEMU[@]}" -smp 2 -m 2048 -accel tcg -display none -monitor none -no-reboot \
-		-kernel "$img/image" -append "root=/dev/vda rw console=$CONSOLE init=/kcfi-second-stage panic=-1" \
-		-drive "file=$dir/stage.img,if=virtio,format=raw" -drive "file=$dir/stage.tar,if=virtio,format=raw" \
-		-serial "file:$dir/second-stage.log" > "$dir/qemu-second-stage.log" 2>&1
-	grep -q 'kcfi-second-stage: done' "$dir/second-stage.log" ||
-		{ log "$arch: the second stage failed, see $dir/second-stage.log"; tail -5 "$dir/second-stage.log" >&2; return 1; }
-	rm -rf "$dir/root.tmp" && mkdir "$dir/root.tmp" &&
-		tar -C "$dir/root.tmp" --numeric-owner -xpf "$dir/stage.tar" &&
-		rm -f "$dir/stage.img" "$dir/stage.tar"
-}
-
 # make_image ARCH COMPILER: boot/out/distro/ARCH/COMPILER/root.img, the base
 # tree plus the kernel's modules and our workload.
 make_image() {
@@ -179,68 +102,19 @@ make_image() {
 	w=$CACHE/distro/work-$arch-$cc
 	rm -rf "$w" && mkdir -p "$w" "$dir" || return 1
 	cp -a "$BASE" "$w/root" || return 1
-	local r=$w/root
-	mkdir -p "$r/usr/lib/modules" && cp -a "$img/modules/lib/modules/$rel" "$r/usr/lib/modules/" || return 1
-	echo kcfi-distro > "$r/etc/hostname"
-	printf '127.0.0.1\tlocalhost\n127.0.1.1\tkcfi-distro\n::1\tlocalhost ip6-localhost\n' > "$r/etc/hosts"
-	printf '/dev/vda\t/\text4\tdefaults\t0\t1\n' > "$r/etc/fstab"
-	# systemd-networkd on the virtio NIC (QEMU's user network has DHCP).
-	mkdir -p "$r/etc/systemd/network"
-	printf '[Match]\nName=en* eth*\n\n[Network]\nDHCP=yes\n' > "$r/etc/systemd/network/50-kcfi.network"
-	local sys=$r/etc/systemd/system
-	mkdir -p "$sys/multi-user.target.wants" "$sys/sockets.target.wants" "$sys/network-online.target.wants"
-	ln -sfn /lib/systemd/system/systemd-networkd.service "$sys/multi-user.target.wants/systemd-networkd.service"
-	ln -sfn /lib/systemd/system/systemd-networkd.socket "$sys/sockets.target.wants/systemd-networkd.socket"
-	ln -sfn /lib/systemd/system/systemd-networkd-wait-online.service \
-		"$sys/network-online.target.wants/systemd-networkd-wait-online.service"
-	# Our workload; its results go to the virtio console, hvc0, where
-	# systemd would otherwise start a getty.
-	install -m 755 "$D/kcfi-distro-check" "$r/usr/local/sbin/kcfi-distro-check" &&
-	install -m 644 "$D/kcfi-distro-check.service" "$sys/kcfi-distro-check.service" &&
-	install -m 644 "$D/exclude.tsv" "$r/etc/kcfi-distro-exclude.tsv" || return 1
-	ln -sfn /etc/systemd/system/kcfi-distro-check.service "$sys/multi-user.target.wants/kcfi-distro-check.service"
-	ln -sfn /dev/null "$sys/serial-getty@hvc0.service"
-	cat > "$r/etc/kcfi-distro.conf" <<-EOF
-	RESULTS=/dev/hvc0
-	STRESS_CLASSES="$DISTRO_STRESS_CLASSES"
-	STRESS_SECONDS=$DISTRO_STRESS_SECONDS
-	EOF
-	# ssh localhost with a key; a page for nginx.
-	mkdir -p -m 700 "$r/root/.ssh"
-	ssh-keygen -q -t ed25519 -N '' -C kcfi-distro -f "$r/root/.ssh/id_ed25519" || return 1
-	cp "$r/root/.ssh/id_ed25519.pub" "$r/root/.ssh/authorized_keys"
-	mkdir -p "$r/var/www/html" && echo kcfi-page > "$r/var/www/html/kcfi.html"
-	local size
-	size=$(( $(du -sm "$r" | cut -f1) + 2048 ))
-	rm -f "$dir/root.img" "$dir/scratch.img"
-	mkfs.ext4 -q -F -L kcfi-root -d "$r" "$dir/root.img" "${size}M" ||
-		{ log "$arch/$cc: mkfs.ext4 -d failed"; return 1; }
-	truncate -s 256M "$dir/scratch.img"
+	mkdir -p "$w/root/usr/lib/modules" && cp -a "$img/modules/lib/modules/$rel" "$w/root/usr/lib/modules/" &&
+	image_setup "$w/root" "$DISTRO_STRESS_CLASSES" "$DISTRO_STRESS_SECONDS" &&
+	image_mkfs "$w/root" "$dir" || return 1
 	rm -rf "$w"
 	echo "$rel" > "$dir/release"
 }
 
-# boot ARCH COMPILER: boot the image, results in boot/out/distro/ARCH/COMPILER.
+# boot_one ARCH COMPILER: boot the image, results in boot/out/distro/ARCH/COMPILER.
+# (a kernel whose disk drivers are modules comes with an initramfs)
 boot_one() {
-	local arch=$1 cc=$2 img dir=$OUT/$1/$2
-	img=$(kimg "$arch" "$cc")
-	qemu_cmd "$arch"
-	rm -f "$dir/console.log" "$dir/results.log"
-	log "$arch/$cc: booting Debian $DISTRO_SUITE ($(cat "$dir/release")), at most ${DISTRO_TIMEOUT}s"
-	local t0=$SECONDS initrd=()
-	# (a kernel whose disk drivers are modules comes with an initramfs)
-	[ -f "$img/initrd" ] && initrd=(-initrd "$img/initrd")
-	timeout -k 30 "$DISTRO_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2048 -accel tcg -display none -monitor none -no-reboot \
-		-kernel "$img/image" "${initrd[@]}" -append "root=/dev/vda rw console=$CONSOLE panic=-1 systemd.status_unit_format=name" \
-		-drive "file=$dir/root.img,if=virtio,format=raw" -drive "file=$dir/scratch.img,if=virtio,format=raw" \
-		-nic "user,model=virtio-net-pci" -device "virtio-rng-$VIRTIO" -device "virtio-balloon-$VIRTIO" \
-		-device "virtio-serial-$VIRTIO" -chardev "file,id=results,path=$dir/results.log" \
-		-device virtconsole,chardev=results \
-		-serial "file:$dir/console.log" > "$dir/qemu.log" 2>&1
-	local rc=$?
-	[ $rc -eq 124 ] && echo "distro-check: QEMU timed out after ${DISTRO_TIMEOUT}s" >> "$dir/console.log"
-	echo "$((SECONDS - t0))" > "$dir/boot-seconds"
-	log "$arch/$cc: QEMU exit $rc after $((SECONDS - t0)) s"
+	local img
+	img=$(kimg "$1" "$2")
+	boot_image "$1" "$img/image" "$( [ -f "$img/initrd" ] && echo "$img/initrd")" "$OUT/$1/$2"
 }
 
 status=0
@@ -261,7 +135,8 @@ for arch in $DISTRO_ARCHES; do
 		done
 	fi
 	if step image; then
-		base_root "$arch" || { status=1; continue; }
+		STAGE_KERNEL=$(kimg "$arch" gcc)/image
+		base_root "$arch" "$D/packages.list" || { status=1; continue; }
 		for cc in $DISTRO_COMPILERS; do
 			make_image "$arch" "$cc" || { status=1; continue 2; }
 		done

@@ -57,8 +57,19 @@ kselftest-check:
 # (build image boot judge) picks steps.
 DISTRO_ARCHES ?= x86_64 arm64
 DISTRO_STEPS ?= build image boot judge
-EXTRA_DIST += boot/distro-check.sh boot/distro-judge.sh boot/distro
+EXTRA_DIST += boot/distro-check.sh boot/distro-judge.sh boot/distro-lib.sh boot/distro
 .PHONY: distro-check
 distro-check: all
 	DISTRO_ARCHES='$(DISTRO_ARCHES)' DISTRO_STEPS='$(DISTRO_STEPS)' \
 	  KCFI_BUILDDIR='$(abs_top_builddir)' bash $(srcdir)/boot/distro-check.sh
+# Out-of-tree modules as users get them (doc/kernel.md 9b): the kcfi-gcc
+# kernel (Linux 6.1, x86_64) as bindeb-pkg packages installed with dpkg in
+# make distro-check's Debian image beside our own package (make deb), and
+# Debian 12's DKMS packages built by dkms, loaded and used in a boot.
+# Slow (a kernel build, the package, a boot); needs root.
+DKMS_STEPS ?= build deb image boot judge
+EXTRA_DIST += boot/dkms-check.sh boot/dkms-judge.sh
+.PHONY: dkms-check
+dkms-check: all
+	DKMS_STEPS='$(DKMS_STEPS)' KCFI_BUILDDIR='$(abs_top_builddir)' \
+	  bash $(srcdir)/boot/dkms-check.sh
