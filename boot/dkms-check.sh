@@ -114,7 +114,9 @@ if step image; then
 	# headers, then the image: the image's postinst runs dkms, which
 	# builds each DKMS module against the headers it finds.
 	log "image: apt-get install ${ourdeb##*/}; dpkg -i ${hdeb##*/} ${kdeb##*/} (dkms builds $MODULES), log in $OUT/dpkg.log"
-	{ in_root "$R" apt-get install -y "/tmp/${ourdeb##*/}" &&
+	cp /etc/resolv.conf "$R/etc/resolv.conf" || exit 1
+	{ in_root "$R" apt-get update &&
+	  in_root "$R" apt-get install -y "/tmp/${ourdeb##*/}" &&
 	  in_root "$R" dpkg -i "/tmp/${hdeb##*/}" &&
 	  in_root "$R" dpkg -i "/tmp/${kdeb##*/}"; } > "$OUT/dpkg.log" 2>&1 ||
 		{ log "installing the packages failed, see $OUT/dpkg.log"; tail -n 15 "$OUT/dpkg.log" >&2; exit 1; }
