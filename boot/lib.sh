@@ -85,18 +85,26 @@ prepare_tree() {
 		[ -f "$p" ] && sha256sum < "$p"; done; } | sha256sum | cut -c1-16)
 	local dir=${2:-$CACHE/src$KSFX-$route}
 	SRC=$dir/linux-source-$BOOT_KERNEL
-	if [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$SRC/Makefile" ]; then
-		return 0
-	fi
-	log "extracting linux-source-$BOOT_KERNEL ($KVER_PKG) for route $route"
-	rm -rf "$dir" && mkdir -p "$dir" &&
-		tar -xf "$TARBALL" -C "$dir" || return 1
-	for p in "${series[@]}"; do
-		[ -f "$p" ] || continue
-		log "  applying $(basename "$p")"
-		patch -s -p1 -d "$SRC" < "$p" || { log "patch $(basename "$p") failed"; return 1; }
-	done
-	echo "$stamp" > "$dir/stamp"
+	# Two runs sharing the cache (a boot matrix and a benchmark) once
+	# extracted and patched the same tree at once: patches applied twice,
+	# .rej files, a build that read half a tree.  One extracts at a time;
+	# the other waits and finds the stamp.
+	mkdir -p "${dir%/*}" || return 1
+	(
+		flock 9 || exit 1
+		if [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$SRC/Makefile" ]; then
+			exit 0
+		fi
+		log "extracting linux-source-$BOOT_KERNEL ($KVER_PKG) for route $route"
+		rm -rf "$dir" && mkdir -p "$dir" &&
+			tar -xf "$TARBALL" -C "$dir" || exit 1
+		for p in "${series[@]}"; do
+			[ -f "$p" ] || continue
+			log "  applying $(basename "$p")"
+			patch -s -p1 -d "$SRC" < "$p" || { log "patch $(basename "$p") failed"; exit 1; }
+		done
+		echo "$stamp" > "$dir/stamp"
+	) 9> "$dir.lock"
 }
 
 # tool_id TRIPLE: what the kernel objects depend on in kcfi-as itself.

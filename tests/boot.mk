@@ -8,6 +8,6 @@
 BOOT_TESTS = tests/boot/judge.sh tests/boot/audit.sh tests/boot/kunit.sh \
 	tests/boot/objtool-layout.sh tests/boot/modload.sh tests/boot/cloud.sh \
 	tests/boot/kselftest.sh tests/boot/mismatch.sh tests/boot/distro.sh \
-	tests/boot/plain-config.sh tests/boot/dkms.sh
+	tests/boot/plain-config.sh tests/boot/dkms.sh tests/boot/prepare-tree.sh
 TESTS += $(BOOT_TESTS)
 EXTRA_DIST += $(BOOT_TESTS) tests/boot/objtool-layout.s tests/boot/lib.sh tests/boot/mismatch
