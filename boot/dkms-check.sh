@@ -3,21 +3,22 @@
 # Out-of-tree modules as users get them: the kcfi-gcc kernel installed in a
 # Debian 12 image the way Debian installs kernels (make bindeb-pkg: image and
 # headers packages, dpkg), our own package (make deb) installed with apt,
-# and Debian 12's DKMS packages (v4l2loopback-dkms, lttng-modules-dkms)
-# built by dkms when the kernel package is installed -- with the compiler
+# and Debian 12's DKMS packages (v4l2loopback-dkms, gost-crypto-dkms,
+# falcosecurity-scap-dkms) built by dkms when the kernel package is installed -- with the compiler
 # the headers package's .config names (CONFIG_CFI_GCC_DRIVER, our kernel
 # patch 0002), nothing passed by hand.  Then, in the image: a module built
 # with plain gcc against the headers must stop with a message naming
 # kcfi-gcc; and the image boots under QEMU with systemd, where
 # boot/distro/dkms/dkms.sh loads and uses each module (a v4l2loopback frame
-# written and read back, an LTTng kernel session traced) beside the
+# written and read back, gost-crypto's Streebog through AF_ALG against
+# rhash, system calls captured by sysdig through scap) beside the
 # distro-check workload's checks.
 #
 # Usage: boot/dkms-check.sh    (normally `make dkms-check`; root)
 # Environment:
 #   DKMS_STEPS      default "build deb image boot judge"
 #   DKMS_KERNEL     6.1 (default: Debian 12's own, which its DKMS packages
-#                   know; lttng-modules 2.13.9 predates 6.12)
+#                   are made for)
 #   DISTRO_TIMEOUT, DISTRO_MIRROR  as for distro-check.sh (boot timeout
 #                   default 3600 s here)
 #   DKMS_STRESS_CLASSES  stress-ng classes of the workload (default "pipe
@@ -28,7 +29,7 @@
 # console.log,results.log,judge.txt}; one line
 #   dkms x86_64 (Linux V): built M/N by kcfi-gcc (preambles P, trap entries
 #   T), plain gcc refused yes|no; checks ok A, failed B; state S, failed
-#   units U; lttng events E; cfi F
+#   units U; scap events E; cfi F
 # and exit 1 unless every module was built with KCFI, loaded and used, plain
 # gcc was refused with the message, and no CFI failure was reported.
 set -u
@@ -48,7 +49,7 @@ OUT=$here/out/dkms
 D=$here/distro
 ARCH=x86_64
 # The DKMS packages of the check, in Debian 12's names.
-MODULES="v4l2loopback lttng-modules"
+MODULES="v4l2loopback gost-crypto scap"
 . "$here/lib.sh"
 . "$here/distro-lib.sh"
 log() { printf 'dkms-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
@@ -146,6 +147,7 @@ if step image; then
 		> "$OUT/plain-gcc.log" 2>&1 && echo "plain-gcc: built" >> "$OUT/plain-gcc.log"
 	# The boot: distro-check's workload with our checks of the modules.
 	gcc -O2 -static -o "$R/usr/local/bin/kcfi-v4l2-loop" "$D/dkms/kcfi-v4l2-loop.c" &&
+	gcc -O2 -static -o "$R/usr/local/bin/kcfi-af-alg-hash" "$D/dkms/kcfi-af-alg-hash.c" &&
 	mkdir -p "$R/etc/kcfi-distro.d" && install -m 644 "$D/dkms/dkms.sh" "$R/etc/kcfi-distro.d/dkms.sh" &&
 	image_setup "$R" "$DKMS_STRESS_CLASSES" 3 && cp "$R/boot/vmlinuz-$KVER" "$OUT/vmlinuz" &&
 	image_mkfs "$R" "$OUT" && echo "$KVER" > "$OUT/release" || exit 1

@@ -11,10 +11,10 @@
 # prints what failed, then one line
 #   dkms ARCH (Linux RELEASE): built M/N by kcfi-gcc (preambles P, trap
 #   entries T, unchecked U, findings F), plain gcc refused yes|no; checks ok
-#   A, failed B; state S, failed units U; lttng events E; cfi C
+#   A, failed B; state S, failed units U; scap events E; cfi C
 # and exits 1 unless every module was built with no unchecked indirect call
 # and with preambles, plain gcc was refused naming kcfi-gcc, every check of
-# the boot passed (those of the modules included), the boot ended, no unit
+# the boot passed and each module had one (dkms-NAME-...), the boot ended, no unit
 # or stressor failed that EXPLAINED (boot/distro/explained.tsv) does not
 # explain, and no CFI failure was reported.
 set -u
@@ -58,8 +58,8 @@ while IFS=$'\t' read -r _ name res; do
 	[ "$res" = ok ] && continue
 	nf=$((nf + 1)); fail "check $name: $res"
 done < <(awk -F'\t' '$1 == "check"' "$facts")
-for c in dkms-v4l2loopback-load dkms-v4l2loopback-use dkms-v4l2loopback-unload dkms-lttng; do
-	grep -q "^check	$c	" "$facts" || fail "check $c did not run"
+for m in $modules; do
+	grep -q "^check	dkms-$m-" "$facts" || fail "no check of $m (dkms-$m-...) ran"
 done
 units=0
 while IFS=$'\t' read -r _ u; do
@@ -72,9 +72,9 @@ done < <(awk -F'\t' '$1 == "stressor" && ($3 == "failed" || $3 == "hung")' "$fac
 [ "$(get end)" = yes ] || fail "the boot did not finish the workload; last: $(get last)"
 cfi=$(get cfi)
 [ "${cfi:-0}" -eq 0 ] || fail "$cfi CFI failure report(s) on the console"
-ev=$(tr -d '\r' < "$results" 2>/dev/null | sed -n 's/.*kcfi-distro: lttng-events \([0-9]*\).*/\1/p' | head -1)
+ev=$(tr -d '\r' < "$results" 2>/dev/null | sed -n 's/.*kcfi-distro: scap-events \([0-9]*\).*/\1/p' | head -1)
 
-printf 'dkms %s (Linux %s): built %d/%d by kcfi-gcc (preambles %d, trap entries %d, unchecked %d, findings %d), plain gcc refused %s; checks ok %d, failed %d; state %s, failed units %d; lttng events %s; cfi %d\n' \
+printf 'dkms %s (Linux %s): built %d/%d by kcfi-gcc (preambles %d, trap entries %d, unchecked %d, findings %d), plain gcc refused %s; checks ok %d, failed %d; state %s, failed units %d; scap events %s; cfi %d\n' \
 	"$arch" "$release" "$built" "$total" "$P" "$T" "$U" "$F" "$refused" "$ok" "$nf" \
 	"$(get state)" "$units" "${ev:-none}" "${cfi:-0}"
 exit $bad

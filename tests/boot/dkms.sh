@@ -5,22 +5,23 @@
 # distro-check workload give them: a good run, then one fault at a time --
 # a module dkms did not build, one with an unchecked call, one without
 # preambles, plain gcc that built, or stopped without naming kcfi-gcc, a
-# module check that failed or never ran, a failed unit (then explained), a
+# module check that failed, a module without a check, a failed unit (then explained), a
 # CFI failure and a boot that did not end.
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not found"
 J="bash $top_srcdir/boot/dkms-judge.sh"
 D="bash $top_srcdir/boot/distro-judge.sh"
-M="v4l2loopback lttng-modules"
+M="v4l2loopback gost-crypto scap"
 
 modules() {	# modules [V4L2_LINE]: modules.txt
 	echo "${1:-v4l2loopback 0.12.7 modules 1 checked 61 unchecked 0 preambles 48 traps 61 findings 0}"
-	echo "lttng-modules 2.13.9 modules 97 checked 880 unchecked 0 preambles 2716 traps 880 findings 0"
+	echo "gost-crypto 0.3.4 modules 6 checked 210 unchecked 0 preambles 160 traps 210 findings 0"
+	echo "scap 0.1.1dev modules 1 checked 95 unchecked 0 preambles 190 traps 95 findings 0"
 }
 plain_refused() {
 	echo "Makefile:1031: *** gcc cannot compile with -fsanitize=kcfi, which this kernel's modules need: it was built with KCFI (CONFIG_CFI_CLANG) by kcfi-gcc, and a module without KCFI traps on the first call the kernel makes into it.  Build with CC=kcfi-gcc.  Stop."
 }
-results() {	# results [USE_RESULT] [END]; UNIT a failed unit, NOLTTNG drops its check
+results() {	# results [USE_RESULT] [END]; UNIT a failed unit, NOSCAP drops scap's checks
 	printf 'kcfi-distro: begin 6.1.0\r\n'
 	echo "kcfi-distro: state ${UNIT:+degraded}${UNIT:-running}"
 	[ -z "${UNIT:-}" ] || echo "kcfi-distro: failed-unit $UNIT"
@@ -28,8 +29,9 @@ results() {	# results [USE_RESULT] [END]; UNIT a failed unit, NOLTTNG drops its 
 	echo "kcfi-distro: check dkms-v4l2loopback-load ok"
 	echo "kcfi-distro: check dkms-v4l2loopback-use ${1:-ok}"
 	echo "kcfi-distro: check dkms-v4l2loopback-unload ok"
-	[ -n "${NOLTTNG:-}" ] || echo "kcfi-distro: check dkms-lttng ok"
-	echo "kcfi-distro: lttng-events 5123 sched_switch 310 openat 1290"
+	echo "kcfi-distro: check dkms-gost-crypto-streebog ok"
+	[ -n "${NOSCAP:-}" ] || echo "kcfi-distro: check dkms-scap-capture ok"
+	echo "kcfi-distro: scap-events 12"
 	echo "kcfi-distro: stressor pipe start"
 	echo "kcfi-distro: stressor pipe rc 0"
 	[ "${2:-yes}" = no ] || echo "kcfi-distro: end"
@@ -47,17 +49,17 @@ reset() { modules > "$T/mod"; plain_refused > "$T/plain"; results > "$T/res"; : 
 
 reset
 check "a good run passes" run
-check "and its line says so" grep -qx 'dkms x86_64 (Linux 6.1.158): built 2/2 by kcfi-gcc (preambles 2764, trap entries 941, unchecked 0, findings 0), plain gcc refused yes; checks ok 5, failed 0; state running, failed units 0; lttng events 5123; cfi 0' "$T/out"
+check "and its line says so" grep -qx 'dkms x86_64 (Linux 6.1.158): built 3/3 by kcfi-gcc (preambles 398, trap entries 366, unchecked 0, findings 0), plain gcc refused yes; checks ok 6, failed 0; state running, failed units 0; scap events 12; cfi 0' "$T/out"
 
 { modules | grep -v '^v4l2'; echo "v4l2loopback not-installed"; } > "$T/mod"
 refuses "a module dkms did not install" 'v4l2loopback: dkms did not build'
-check "it is not counted as built" grep -q 'built 1/2' "$T/out"
+check "it is not counted as built" grep -q 'built 2/3' "$T/out"
 modules "v4l2loopback 0.12.7 modules 1 checked 60 unchecked 1 preambles 48 traps 60 findings 0" > "$T/mod"
 refuses "an unchecked indirect call" 'v4l2loopback: 1 indirect calls without a KCFI check'
 modules "v4l2loopback 0.12.7 modules 1 checked 0 unchecked 0 preambles 0 traps 0 findings 0" > "$T/mod"
 refuses "a module without preambles" 'not compiled with KCFI'
 : > "$T/mod"
-refuses "no audit at all" 'lttng-modules: dkms did not build'
+refuses "no audit at all" 'scap: dkms did not build'
 reset
 
 { plain_refused; echo "plain-gcc: built"; } > "$T/plain"
@@ -69,11 +71,11 @@ reset
 
 results fail > "$T/res"
 refuses "a module check that failed" 'check dkms-v4l2loopback-use: fail'
-NOLTTNG=1 results > "$T/res"
-refuses "a module check that never ran" 'check dkms-lttng did not run'
-UNIT=lttng-sessiond.service results > "$T/res"
-refuses "a failed unit" 'failed unit lttng-sessiond.service'
-printf 'x86_64\tunit:lttng-sessiond.service\twhy it fails, understood\n' > "$T/ex"
+NOSCAP=1 results > "$T/res"
+refuses "a module without a check" 'no check of scap (dkms-scap-...) ran'
+UNIT=sysdig.service results > "$T/res"
+refuses "a failed unit" 'failed unit sysdig.service'
+printf 'x86_64\tunit:sysdig.service\twhy it fails, understood\n' > "$T/ex"
 check "explained, it passes" run
 reset
 
