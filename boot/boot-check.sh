@@ -187,11 +187,6 @@ need_tools() {
 	return 1
 }
 
-# ---- per-variant steps ------------------------------------------------------
-# build_variant NAME ARCH ROUTE HASH MODE: configure and build in
-# $BUILDS/NAME (a fixed path: x86 build dirs are not relocatable), then
-# keep the image and vmlinux in $BUILDS/NAME/images/MODE.  Skipped when
-# the images exist and were made with the same key.
 # extmod_compiler O MODULE MODE MAKE...: an external module build (make M=,
 # as DKMS runs it) against a kcfi-gcc kernel, our kernel patch 0002: with no
 # CC it must use the driver the kernel recorded (CONFIG_CFI_GCC_DRIVER,
@@ -218,6 +213,11 @@ extmod_compiler() {
 	(cd "$O" && timeout 600 "$@" M="$module" modules) > /dev/null 2>&1
 }
 
+# ---- per-variant steps ------------------------------------------------------
+# build_variant NAME ARCH ROUTE HASH MODE: configure and build in
+# $BUILDS/NAME (a fixed path: x86 build dirs are not relocatable), then
+# keep the image and vmlinux in $BUILDS/NAME/images/MODE.  Skipped when
+# the images exist and were made with the same key.
 build_variant() {
 	[ "$BOOT_CONFIG" = debian-cloud ] && { cloud_build "$1"; return; }
 	local name=$1 arch=$2 route=$3 hash=$4 mode=$5 tree=$3

@@ -4,9 +4,9 @@
 # Debian 12 image the way Debian installs kernels (make bindeb-pkg: image and
 # headers packages, dpkg), our own package (make deb) installed with apt,
 # and Debian 12's DKMS packages (v4l2loopback-dkms, gost-crypto-dkms,
-# falcosecurity-scap-dkms) built by dkms when the kernel package is installed -- with the compiler
-# the headers package's .config names (CONFIG_CFI_GCC_DRIVER, our kernel
-# patch 0002), nothing passed by hand.  Then, in the image: a module built
+# falcosecurity-scap-dkms) built by dkms when the kernel package is
+# installed -- with the compiler the headers package's .config names
+# (CONFIG_CFI_GCC_DRIVER, our kernel patch 0002), nothing passed by hand.  Then, in the image: a module built
 # with plain gcc against the headers must stop with a message naming
 # kcfi-gcc; and the image boots under QEMU with systemd, where
 # boot/distro/dkms/dkms.sh loads and uses each module (a v4l2loopback frame
@@ -27,11 +27,12 @@
 # Kernel: boot-check.sh BOOT_CONFIG=defconfig BOOT_DEB=1, row x86_64.
 # Results: boot/out/dkms/{dpkg.log,dkms-status.txt,modules.txt,plain-gcc.log,
 # console.log,results.log,judge.txt}; one line
-#   dkms x86_64 (Linux V): built M/N by kcfi-gcc (preambles P, trap entries
-#   T), plain gcc refused yes|no; checks ok A, failed B; state S, failed
-#   units U; scap events E; cfi F
-# and exit 1 unless every module was built with KCFI, loaded and used, plain
-# gcc was refused with the message, and no CFI failure was reported.
+#   dkms x86_64 (Linux V): built M/N by kcfi-gcc (...), plain gcc refused
+#   yes|no; checks ok A, failed B; state S, failed units U; scap events E;
+#   cfi F
+# (boot/dkms-judge.sh) and exit 1 unless every module was built with KCFI,
+# loaded and used, plain gcc was refused with the message, and no CFI
+# failure was reported.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
