@@ -37,7 +37,8 @@
 #                   build-bench-runtime/ and the results to runtime-out/
 #   BENCH_OUT       the results' directory instead of runtime-out/
 #   BENCH_BUILDS    the kernels' directory instead of build-bench-runtime/
-# Prints one table per workload and last the line
+# Prints one table per workload (the mean of the boots, and their spread),
+# the spread: line (each kernel's largest spread) and last the line
 #   runtime: kernel instructions kcfi-gcc/gcc geomean G, worst W (workload);
 #   clang-cfi/clang geomean G2, worst W2 (workload); checks per op ours C, clang C2
 set -u
