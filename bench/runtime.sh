@@ -30,11 +30,15 @@
 #   BENCH_CLANG     default clang-19
 #   BENCH_JOBS      make -j of the kernel builds (default 2)
 #   BENCH_RERUN     1 (default): boot the first variant twice and compare
+#   BENCH_BOOTS     boots per kernel, each with another perturb= on the
+#                   command line; the table gives their mean (default 3)
 #   KCFI_BOOT_CACHE the boot matrix's cache (/var/cache/kcfi-boot): the
 #                   patched tree src-cc, gen_init_cpio; the builds go to its
 #                   build-bench-runtime/ and the results to runtime-out/
 #   BENCH_OUT       the results' directory instead of runtime-out/
-# Prints one table per workload and last the line
+#   BENCH_BUILDS    the kernels' directory instead of build-bench-runtime/
+# Prints one table per workload (the mean of the boots, and their spread),
+# the spread: line (each kernel's largest spread) and last the line
 #   runtime: kernel instructions kcfi-gcc/gcc geomean G, worst W (workload);
 #   clang-cfi/clang geomean G2, worst W2 (workload); checks per op ours C, clang C2
 set -u
@@ -46,12 +50,13 @@ VARIANTS=${BENCH_VARIANTS:-"gcc kcfi-gcc clang clang-cfi"}
 CLANG=${BENCH_CLANG:-clang-19}
 JOBS=${BENCH_JOBS:-2}
 RERUN=${BENCH_RERUN:-1}
+BOOTS=${BENCH_BOOTS:-3}
 BOOT_KERNEL=6.12 KSFX= BOOT_CONFIG=small
 here=$top/boot		# boot/lib.sh's patches and fragments are relative to it
 log() { printf 'bench-runtime: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 . "$top/boot/lib.sh"
 boot_cache || exit 1
-BUILDS=$CACHE/build-bench-runtime
+BUILDS=${BENCH_BUILDS:-$CACHE/build-bench-runtime}
 OUT=${BENCH_OUT:-$CACHE/runtime-out}
 mkdir -p "$BUILDS" "$OUT" || exit 1
 arch_vars x86_64 || exit 1
@@ -77,7 +82,13 @@ build_kernel() {
 		"$bdir/runtime/kernel.config")
 	case $v in *cfi*) frags+=("$here/config/cfi.config") ;; esac
 	[ "$v" = kcfi-gcc ] && tools=$(tool_id "$TRIPLE")
-	local -a mk=(make -C "$SRC" O="$O" ARCH=x86_64 -j"$JOBS" CC="$cc")
+	# One build identity for all four: the version string (build time,
+	# user, host, build count) is mixed into the random pool at boot
+	# (random_init_early), and what the kernel draws from that pool moves
+	# the counts (doc/performance.md "Same kernel, other counts").
+	local -a mk=(make -C "$SRC" O="$O" ARCH=x86_64 -j"$JOBS" CC="$cc"
+		KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_VERSION=1
+		KBUILD_BUILD_USER=bench KBUILD_BUILD_HOST=bench)
 	key=$( { cat "${frags[@]}" "$CACHE/src-cc/stamp" "$bdir"/runtime/module/*; echo "$tools";
 		 $([ "$v" = kcfi-gcc ] && echo gcc || echo "$cc") --version | head -1
 		 printf '%s\n' "${mk[@]}"; } | sha256sum | cut -c1-16)
@@ -190,15 +201,18 @@ check_sites() {
 	[ -s "$OUT/$v/sites" ] || { log "$v: no check addresses"; return 1; }
 }
 
-# boot VARIANT TAG: one boot with the plugin; $OUT/VARIANT/marks-TAG.  TCG
+# boot VARIANT TAG PERTURB: one boot with the plugin; $OUT/VARIANT/marks-TAG.  TCG
 # with -icount and sleep=off runs the same instructions for the same inputs.
 # But the inputs reach far: with user address-space randomization, changing
 # only the time stamp of one file in the initramfs moved a workload's kernel
 # instructions by up to 3% (the random layout each process gets).
 # norandmaps removes that; the second boot (TAG b) uses an initramfs whose
 # files carry another time and must give the same counts.
+# PERTURB goes on the command line as kcfi_perturb.n=PERTURB, a module
+# parameter nothing reads: only its value differs between the boots of one
+# kernel, and that is enough to draw another random pool and layout.
 boot_one() {
-	local v=$1 tag=$2 d=$OUT/$1 cpio=$OUT/$1/initramfs.cpio
+	local v=$1 tag=$2 p=$3 d=$OUT/$1 cpio=$OUT/$1/initramfs.cpio
 	[ "$tag" = b ] && cpio=$OUT/$1/initramfs-b.cpio
 	rm -f "$d/marks-$tag" "$d/console-$tag.log"
 	timeout "${BENCH_TIMEOUT:-3600}" qemu-system-x86_64 -M pc -cpu qemu64 -smp 1 -m 512 \
@@ -206,7 +220,7 @@ boot_one() {
 		-display none -monitor none -serial "file:$d/console-$tag.log" -no-reboot \
 		-plugin "$OUT/bin/kinsn.so,out=$d/marks-$tag,sites=$d/sites,funcs=$d/funcs" \
 		-kernel "$BUILDS/$v/images/bzImage" -initrd "$cpio" \
-		-append "console=ttyS0 panic=-1 nokaslr norandmaps kunit.enable=0 quiet" > "$d/qemu-$tag.log" 2>&1
+		-append "console=ttyS0 panic=-1 nokaslr norandmaps kunit.enable=0 quiet kcfi_perturb.n=$p" > "$d/qemu-$tag.log" 2>&1
 	tr -d '\r' < "$d/console-$tag.log" > "$d/console-$tag.tmp" && mv "$d/console-$tag.tmp" "$d/console-$tag.log"
 	grep -q '^bench-guest: done' "$d/console-$tag.log" ||
 		{ log "$v: the guest did not finish, see $d/console-$tag.log"; tail -n 15 "$d/console-$tag.log" >&2; return 1; }
@@ -233,9 +247,9 @@ run_all() {
 		sh "$bdir/runtime/funcs.sh" "$BUILDS/$v/images/vmlinux" > "$OUT/$v/funcs" || return 1
 		log "$v: booting ($(wc -l < "$OUT/$v/sites") check sites)"
 		local t0=$SECONDS
-		boot_one "$v" a || return 1
+		boot_one "$v" a 1 || return 1
 		log "$v: ran in $((SECONDS - t0)) s"
-		results "$v" a > "$OUT/$v/results" || return 1
+		results "$v" a > "$OUT/$v/results-a" || return 1
 		awk -f "$bdir/runtime/marks.awk" -f "$bdir/runtime/funcs.awk" "$OUT/$v/marks-a" \
 			"$OUT/$v/console-a.log" | sort > "$OUT/$v/funcs-per-op" || return 1
 		if [ -s "$OUT/$v/sites" ]; then
@@ -247,9 +261,9 @@ run_all() {
 		fi
 		if [ "$RERUN" = 1 ] && [ -z "$first" ]; then
 			first=$v
-			boot_one "$v" b || return 1
+			boot_one "$v" b 1 || return 1
 			results "$v" b > "$OUT/$v/results-b" || return 1
-			if cmp -s "$OUT/$v/results" "$OUT/$v/results-b" &&
+			if cmp -s "$OUT/$v/results-a" "$OUT/$v/results-b" &&
 			   cmp -s "$OUT/$v/marks-a" "$OUT/$v/marks-b"; then
 				log "$v: a second boot (other file times) gave the same counts at every marker"
 			else
@@ -257,6 +271,13 @@ run_all() {
 				return 1
 			fi
 		fi
+		# The per-function lists above are boot a's; the table is the mean.
+		local i all=("$OUT/$v/results-a")
+		for ((i = 2; i <= BOOTS; i++)); do
+			boot_one "$v" "p$i" "$i" && results "$v" "p$i" > "$OUT/$v/results-p$i" || return 1
+			all+=("$OUT/$v/results-p$i")
+		done
+		awk -f "$bdir/runtime/mean.awk" "${all[@]}" > "$OUT/$v/results" || return 1
 	done
 }
 

@@ -46,6 +46,30 @@ awk -v variants="gcc kcfi-gcc clang clang-cfi" -f "$S" "$T"/gcc/results "$T"/kcf
 check "runtime line" test "$(tail -n 1 "$T/table")" = \
 	"runtime: kernel instructions kcfi-gcc/gcc geomean 1.0540, worst 1.1000 (pipe); clang-cfi/clang geomean 1.1489, worst 1.2000 (pipe); checks per op ours 2.80, clang 3.40"
 check "a table per workload" test "$(grep -c 'operations)$' "$T/table")" = 2
+# mean.awk: three boots of one kernel, their mean and the smallest and
+# largest kernel count; a workload missing from one boot is an error.
+printf 'pipe 10 600 10 6\nfork 2 4000 1 10\n' > "$T/r1"
+printf 'pipe 10 630 12 6\nfork 2 4003 1 10\n' > "$T/r2"
+printf 'pipe 10 612 14 6\nfork 2 3997 1 13\n' > "$T/r3"
+M=$top_srcdir/bench/runtime/mean.awk
+check "mean of boots" test "$(awk -f "$M" "$T/r1" "$T/r2" "$T/r3" | tr '\n' ';')" = \
+	"pipe 10 614 12 6 600 630;fork 2 4000 1 11 3997 4003;"
+printf 'pipe 10 600 10 6\n' > "$T/r4"
+check "a workload missing from a boot" sh -c "! awk -f '$M' '$T/r1' '$T/r4' > /dev/null 2>&1"
+printf 'pipe 20 600 10 6\nfork 2 4000 1 10\n' > "$T/r5"
+check "another N in a boot" sh -c "! awk -f '$M' '$T/r1' '$T/r5' > /dev/null 2>&1"
+# With mean.awk's fields the table gets a spread column and a spread:
+# line: gcc's pipe (610 - 590) / 600, kcfi-gcc's fork (4080 - 4000) / 4040.
+awk -f "$M" "$T/gcc/results" > "$T/one"
+check "one boot: spread 0" test "$(cat "$T/one" | tr '\n' ';')" = "pipe 10 600 0 0 600 600;fork 2 4000 0 0 4000 4000;"
+printf 'pipe 10 600 0 0 590 610\nfork 2 4000 0 0 4000 4000\n' > "$T/gcc/results"
+printf 'pipe 10 660 0 6 660 660\nfork 2 4040 0 10 4000 4080\n' > "$T/kcfi-gcc/results"
+awk -v variants="gcc kcfi-gcc clang clang-cfi" -f "$S" "$T"/gcc/results "$T"/kcfi-gcc/results \
+	"$T"/clang/results "$T"/clang-cfi/results > "$T/table2"
+check "spread line" test "$(tail -n 2 "$T/table2" | head -n 1)" = \
+	"spread: largest (max - min) / mean of the boots' kernel instructions: gcc 3.33% (pipe); kcfi-gcc 1.98% (fork); clang 0.00% (fork); clang-cfi 0.00% (fork)"
+check "spread column" grep -q '^  gcc .* 3.33%$' "$T/table2"
+check "runtime line unchanged" test "$(tail -n 1 "$T/table2")" = "$(tail -n 1 "$T/table")"
 # hot.awk: two sites in f, one in g; site lines carry cumulative counts
 # and appear only when they changed.  pipe: f (2N run 9+3, N run 4+1) 7,
 # g (2N 6, N 2) 4; fork: g only (7 - 2 = 5 over N = 2 ops).
