@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make dkms-check's judge (boot/dkms-check.sh): from what the image step
 # found -- each DKMS module's objects audited by kcfi-audit (MODULES_TXT,
-# "NAME VERSION modules N checked C unchecked U preambles P traps T
-# findings F", or "NAME not-installed"), the plain gcc build's log -- and
+# "NAME VERSION modules N checked C unchecked U outside O preambles P
+# traps T findings F", or "NAME not-installed"), the plain gcc build's log
+# -- and
 # from the boot's facts (distro-judge.sh facts) and workload lines:
 #
 #   dkms-judge.sh ARCH RELEASE "MODULE..." MODULES_TXT PLAIN_GCC_LOG FACTS RESULTS [EXPLAINED]
@@ -12,7 +13,9 @@
 #   dkms ARCH (Linux RELEASE): built M/N by kcfi-gcc (preambles P, trap
 #   entries T, unchecked U, findings F), plain gcc refused yes|no; checks ok
 #   A, failed B; state S, failed units U; scap events E; cfi C
-# and exits 1 unless every module was built with no unchecked indirect call
+# (U counts the branches outside any recorded function too: dkms strips
+# kcfi-as's records, so nothing there is exempt) and exits 1 unless every
+# module was built with no unchecked indirect call
 # and with preambles, plain gcc was refused naming kcfi-gcc, every check of
 # the boot passed and each module had one (dkms-NAME-...), the boot ended, no unit
 # or stressor failed that EXPLAINED (boot/distro/explained.tsv) does not
@@ -29,8 +32,9 @@ for m in $modules; do
 	total=$((total + 1))
 	l=$(grep "^$m " "$mtxt" 2>/dev/null | head -1)
 	if [ -z "$l" ] || [[ $l == *not-installed* ]]; then fail "$m: dkms did not build and install it"; continue; fi
-	n=$(field "$l" modules) u=$(field "$l" unchecked) p=$(field "$l" preambles)
+	n=$(field "$l" modules) p=$(field "$l" preambles)
 	t=$(field "$l" traps) f=$(field "$l" findings)
+	u=$(( $(field "$l" unchecked) + $(field "$l" outside) ))
 	P=$((P + p)) T=$((T + t)) U=$((U + u)) F=$((F + f))
 	if [ "${n:-0}" -eq 0 ]; then fail "$m: no module objects"
 	elif [ "$u" -ne 0 ]; then fail "$m: $u indirect calls without a KCFI check (kcfi-audit)"

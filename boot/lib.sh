@@ -272,14 +272,16 @@ kcfi_audit() {
 }
 
 # audit_counts SUMMARY: the counts of one kcfi-audit summary line into the
-# caller's checked unchecked outside funcs (empty where the line lacks one).
+# caller's checked unchecked outside funcs preambles traps findings (empty
+# where the line lacks one).
 audit_counts() {
 	local sum=$1
 	# field NAME: the count before NAME in the summary line.
-	field() { sed -nE "s/.*[ (]([0-9]+) $1[,)].*/\1/p" <<< "$sum"; }
+	field() { sed -nE "s/.*[ (]([0-9]+) $1([,)].*|$)/\1/p" <<< "$sum"; }
 	checked=$(sed -nE 's/.*: ([0-9]+) checked, .*/\1/p' <<< "$sum")
 	unchecked=$(field unchecked) outside=$(field 'outside instrumented code')
-	funcs=$(field 'instrumented functions')
+	funcs=$(field 'instrumented functions') preambles=$(field preambles)
+	traps=$(field traps) findings=$(field findings)
 }
 
 # run_variant NAME ARCH HASH MODE [fineibt]: boot the image of NAME/MODE and

@@ -3,7 +3,8 @@
 # make dkms-check's judge (boot/dkms-judge.sh) on hand-written inputs in the
 # shape boot/dkms-check.sh, kcfi-audit, the kernel Makefile and the
 # distro-check workload give them: a good run, then one fault at a time --
-# a module dkms did not build, one with an unchecked call, one without
+# a module dkms did not build, one with an unchecked call or a branch
+# outside recorded code (dkms strips the records), one without
 # preambles, plain gcc that built, or stopped without naming kcfi-gcc, a
 # module check that failed, a module without a check, a failed unit (then explained), a
 # CFI failure and a boot that did not end.
@@ -14,9 +15,9 @@ D="bash $top_srcdir/boot/distro-judge.sh"
 M="v4l2loopback gost-crypto scap"
 
 modules() {	# modules [V4L2_LINE]: modules.txt
-	echo "${1:-v4l2loopback 0.12.7 modules 1 checked 61 unchecked 0 preambles 48 traps 61 findings 0}"
-	echo "gost-crypto 0.3.4 modules 6 checked 210 unchecked 0 preambles 160 traps 210 findings 0"
-	echo "scap 0.1.1dev modules 1 checked 95 unchecked 0 preambles 190 traps 95 findings 0"
+	echo "${1:-v4l2loopback 0.12.7 modules 1 checked 61 unchecked 0 outside 0 preambles 48 traps 61 findings 0}"
+	echo "gost-crypto 0.3.4 modules 6 checked 210 unchecked 0 outside 0 preambles 160 traps 210 findings 0"
+	echo "scap 0.1.1dev modules 1 checked 95 unchecked 0 outside 0 preambles 190 traps 95 findings 0"
 }
 plain_refused() {
 	echo "Makefile:1031: *** gcc cannot compile with -fsanitize=kcfi, which this kernel's modules need: it was built with KCFI (CONFIG_CFI_CLANG) by kcfi-gcc, and a module without KCFI traps on the first call the kernel makes into it.  Build with CC=kcfi-gcc.  Stop."
@@ -54,9 +55,11 @@ check "and its line says so" grep -qx 'dkms x86_64 (Linux 6.1.158): built 3/3 by
 { modules | grep -v '^v4l2'; echo "v4l2loopback not-installed"; } > "$T/mod"
 refuses "a module dkms did not install" 'v4l2loopback: dkms did not build'
 check "it is not counted as built" grep -q 'built 2/3' "$T/out"
-modules "v4l2loopback 0.12.7 modules 1 checked 60 unchecked 1 preambles 48 traps 60 findings 0" > "$T/mod"
+modules "v4l2loopback 0.12.7 modules 1 checked 60 unchecked 1 outside 0 preambles 48 traps 60 findings 0" > "$T/mod"
 refuses "an unchecked indirect call" 'v4l2loopback: 1 indirect calls without a KCFI check'
-modules "v4l2loopback 0.12.7 modules 1 checked 0 unchecked 0 preambles 0 traps 0 findings 0" > "$T/mod"
+modules "v4l2loopback 0.12.7 modules 1 checked 60 unchecked 0 outside 2 preambles 48 traps 60 findings 0" > "$T/mod"
+refuses "a branch outside recorded code (stripped records)" 'v4l2loopback: 2 indirect calls without a KCFI check'
+modules "v4l2loopback 0.12.7 modules 1 checked 0 unchecked 0 outside 0 preambles 0 traps 0 findings 0" > "$T/mod"
 refuses "a module without preambles" 'not compiled with KCFI'
 : > "$T/mod"
 refuses "no audit at all" 'scap: dkms did not build'
