@@ -76,7 +76,7 @@ done < <(awk -F'\t' '$1 == "stressor" && ($3 == "failed" || $3 == "hung")' "$fac
 [ "$(get end)" = yes ] || fail "the boot did not finish the workload; last: $(get last)"
 cfi=$(get cfi)
 [ "${cfi:-0}" -eq 0 ] || fail "$cfi CFI failure report(s) on the console"
-ev=$(tr -d '\r' < "$results" 2>/dev/null | sed -n 's/.*kcfi-distro: scap-events \([0-9]*\).*/\1/p' | head -1)
+ev=$( { tr -d '\r' < "$results"; } 2>/dev/null | sed -n 's/.*kcfi-distro: scap-events \([0-9]*\).*/\1/p' | head -1)
 
 printf 'dkms %s (Linux %s): built %d/%d by kcfi-gcc (preambles %d, trap entries %d, unchecked %d, findings %d), plain gcc refused %s; checks ok %d, failed %d; state %s, failed units %d; scap events %s; cfi %d\n' \
 	"$arch" "$release" "$built" "$total" "$P" "$T" "$U" "$F" "$refused" "$ok" "$nf" \
