@@ -33,8 +33,21 @@
  * other function-pointer type among the union's members (union_store).
  * A place, (file, line, function, type), is written once.  decl: the
  * address of a function the unit only
- * declares, once per function, at its first place, with the declared type
- * on both sides; kcfi-audit compares it with the definition's preamble.
+ * declares, once per function, at its first place in code that is written
+ * (below), with the declared type on both sides; kcfi-audit compares it with the definition's preamble.
+ *
+ * Only places in functions whose code the unit can contain are written:
+ * those GCC's symbol table still has at the start of IPA
+ * (kcfi_note_reached_conversions).  The static inline functions of headers
+ * that a unit never uses are gone by then (analyze_functions reclaims them
+ * at every -O), and nothing of their bodies reaches the object: no call
+ * through the converted pointer can come from this unit, and a unit that
+ * does use the function has its own records.  Linux's headers made such
+ * places most of the records of a unit (issue 44).  Places in variables
+ * are all written: GCC folds a constant's initializer into the code that
+ * reads it as it gimplifies, before the symbol table is built, so that
+ * table cannot tell a variable nobody reads from one whose value went into
+ * code (tests/prepass/conversion-reach.c's ops).
  *
  * Not seen: addresses that cross a function boundary as void * (stored in
  * a global, passed to a function that converts), conversions in slim or
@@ -76,8 +89,9 @@ struct conversion
   tree to;			/* the pointer type */
   const char *file;
   int line;
-  const char *context;
+  tree ctx;			/* the function or variable */
   conv_kind kind;
+  bool reached;			/* CTX can be in the object */
 };
 
 static conversion *convs;
@@ -87,10 +101,6 @@ static const ggc_root_tab kept_root[] = {
   { &kept, 1, sizeof kept, &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
-
-/* Functions the unit only declares whose address it takes: the first
-   place, by DECL_UID (decl records).  */
-static kcfi_uid_map<size_t> decl_places;	/* index + 1 into convs */
 
 static bool
 fn_pointer_type_p (tree t)
@@ -108,11 +118,13 @@ name_of (tree decl)
 /* What the walk of one function body or initializer knows.  */
 struct walk
 {
-  const char *context;		/* the function or variable */
+  tree ctx;			/* the function or variable */
   location_t where;		/* the statement's, else the decl's */
   hash_set<tree> *done;		/* conversions already recorded */
   hash_map<tree, tree> *vars;	/* local variable -> the function it holds,
 				   error_mark_node: anything else */
+  hash_set<tree> *declared;	/* functions with a decl place here */
+  bool ctx_kept;		/* CTX is on KEPT */
 };
 
 static void
@@ -126,19 +138,24 @@ add (walk *w, tree fn, tree to, location_t loc, conv_kind kind)
       convs_cap = convs_cap ? 2 * convs_cap : 64;
       convs = XRESIZEVEC (conversion, convs, convs_cap);
     }
-  convs[nconvs++] = { fn, to, x.file ? x.file : "", x.line, w->context, kind };
+  convs[nconvs++] = { fn, to, x.file ? x.file : "", x.line, w->ctx, kind,
+		      true };
   kept = tree_cons (fn, to, kept);
+  if (!w->ctx_kept)
+    kept = tree_cons (w->ctx, NULL_TREE, kept);
+  w->ctx_kept = true;
 }
 
 /* FN's address is taken at LOC: a decl record if the unit only declares
-   FN (decided at the end of the unit, as a definition may follow).  */
+   FN (decided at the end of the unit, as a definition may follow).  The
+   first place of each function or variable: which of them reaches the
+   object is known only later, and the first that does is written.  */
 static void
 note_address (walk *w, tree fn, location_t loc)
 {
-  if (!DECL_EXTERNAL (fn) || decl_places.get (DECL_UID (fn)))
+  if (!DECL_EXTERNAL (fn) || w->declared->add (fn))
     return;
   add (w, fn, build_pointer_type (TREE_TYPE (fn)), loc, CONV_DECL);
-  decl_places.put (DECL_UID (fn), nconvs);
 }
 
 static location_t
@@ -434,11 +451,12 @@ pre_genericize (void *gcc_data, void *)
   if (!kcfi_conversions || !fndecl || TREE_CODE (fndecl) != FUNCTION_DECL
       || !DECL_SAVED_TREE (fndecl))
     return;
-  hash_set<tree> done;
+  hash_set<tree> done, declared;
   hash_map<tree, tree> vars;
   tree body = DECL_SAVED_TREE (fndecl);
   walk_tree_without_duplicates (&body, collect_var, &vars);
-  walk w = { name_of (fndecl), DECL_SOURCE_LOCATION (fndecl), &done, &vars };
+  walk w = { fndecl, DECL_SOURCE_LOCATION (fndecl), &done, &vars, &declared,
+	     false };
   walk_tree_without_duplicates (&body, body_node, &w);
 }
 
@@ -449,12 +467,26 @@ finish_decl (void *gcc_data, void *)
   if (!kcfi_conversions || !decl || !VAR_P (decl) || !TREE_STATIC (decl)
       || !DECL_INITIAL (decl) || DECL_INITIAL (decl) == error_mark_node)
     return;
-  hash_set<tree> done;
+  hash_set<tree> done, declared;
   /* A static variable inside a function is in that function.  */
   tree ctx = current_function_decl ? current_function_decl : decl;
-  walk w = { name_of (ctx), DECL_SOURCE_LOCATION (decl), &done, NULL };
+  walk w = { ctx, DECL_SOURCE_LOCATION (decl), &done, NULL, &declared,
+	     false };
   init_value (&w, DECL_INITIAL (decl), DECL_SOURCE_LOCATION (decl));
   walk_more (&w, DECL_INITIAL (decl));
+}
+
+/* At the start of IPA (cc1): the functions the symbol table still has
+   after analysis are those whose code can reach the object.  Later it
+   would not tell: by the end of the unit a function inlined everywhere
+   has no node left (conversion-reach.c's inlined at -O2), and IPA clones
+   are new decls.  A unit that never gets here writes all.  */
+void
+kcfi_note_reached_conversions (void)
+{
+  for (size_t i = 0; i < nconvs; i++)
+    convs[i].reached = TREE_CODE (convs[i].ctx) != FUNCTION_DECL
+		       || symtab_node::get (convs[i].ctx);
 }
 
 /* Source order: by file, line, then the order they were found in (the
@@ -483,8 +515,11 @@ kcfi_write_conversions (void)
   qsort (order, nconvs, sizeof *order, source_order);
   /* One place per function and type a line converts it to (a ?: whose
      arms cast it alike, a union with two members of the type): the first
-     found, unless that is a union store and another is not.  */
-  bool *dup = XCNEWVEC (bool, nconvs);
+     found, unless that is a union store and another is not.  Places the
+     object cannot contain are out from the start.  */
+  bool *dup = XNEWVEC (bool, nconvs);
+  for (size_t i = 0; i < nconvs; i++)
+    dup[i] = !convs[order[i]].reached;
   for (size_t i = 0, end; i < nconvs; i = end)
     {
       const conversion &first = convs[order[i]];
@@ -495,7 +530,7 @@ kcfi_write_conversions (void)
 	    break;
 	}
       for (size_t j = i + 1; j < end; j++)
-	for (size_t k = i; k < j; k++)
+	for (size_t k = i; k < j && !dup[j]; k++)
 	  {
 	    conversion &a = convs[order[k]], &b = convs[order[j]];
 	    if (dup[k] || a.fn != b.fn
@@ -509,6 +544,7 @@ kcfi_write_conversions (void)
 	    break;
 	  }
     }
+  hash_set<tree> declared;	/* one decl place per function */
   kcfi_batch lines;
   for (size_t i = 0; i < nconvs; i++)
     {
@@ -520,7 +556,8 @@ kcfi_write_conversions (void)
       if (c.kind == CONV_DECL)
 	{
 	  cgraph_node *node = cgraph_node::get (c.fn);
-	  if (!DECL_EXTERNAL (c.fn) || (node && node->definition))
+	  if (!DECL_EXTERNAL (c.fn) || (node && node->definition)
+	      || declared.add (c.fn))
 	    continue;
 	}
       kcfi_text *from = kcfi_function_type (c.fn);
@@ -528,7 +565,7 @@ kcfi_write_conversions (void)
       if (!from || !to)
 	continue;
       kcfi_write_conversion (c.fn, from->str, to->str, c.file, c.line,
-			     c.context, kind_names[c.kind]);
+			     name_of (c.ctx), kind_names[c.kind]);
     }
   free (dup);
   free (order);

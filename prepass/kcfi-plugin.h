@@ -126,6 +126,7 @@ void kcfi_write_reserved_regs (void);
    turns it off.  */
 extern bool kcfi_conversions;
 void kcfi_register_conversions (const char *plugin);
+void kcfi_note_reached_conversions (void);	/* at the start of IPA */
 void kcfi_write_conversions (void);
 void kcfi_write_conversion (tree fn, const char *from, const char *to,
 			    const char *file, int line, const char *context,

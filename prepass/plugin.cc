@@ -229,6 +229,7 @@ all_ipa_passes_start (void *, void *)
     }
   double start = stats ? thread_cpu_ms () : 0;
   record_types ();
+  kcfi_note_reached_conversions ();
   if (!flag_generate_lto)
     kcfi_rename_extern_stubs ();
   if (stats)

@@ -21,7 +21,8 @@ PREPASS_TESTS = \
 	tests/prepass/no-libstdcxx.sh \
 	tests/prepass/indirect-branch.sh \
 	tests/prepass/typeinfo-misuse.sh \
-	tests/prepass/ipa-ra.sh
+	tests/prepass/ipa-ra.sh \
+	tests/prepass/conversion-reach.sh
 TESTS += $(PREPASS_TESTS)
 EXTRA_DIST += $(PREPASS_TESTS) tests/prepass/lib.sh tests/prepass/check-asm.awk \
 	tests/prepass/preamble.c tests/prepass/types.c tests/prepass/union-calls.c \
@@ -29,4 +30,5 @@ EXTRA_DIST += $(PREPASS_TESTS) tests/prepass/lib.sh tests/prepass/check-asm.awk 
 	tests/prepass/nosan-spellings.c tests/prepass/icf.c tests/prepass/jumps.c \
 	tests/prepass/direct-calls.c tests/prepass/patchable.c tests/prepass/codegen.c \
 	tests/prepass/reused-types.c tests/prepass/indirect-branch.c \
-	tests/prepass/typeinfo-misuse.c tests/prepass/salt-types.c tests/prepass/ipa-ra.c
+	tests/prepass/typeinfo-misuse.c tests/prepass/salt-types.c tests/prepass/ipa-ra.c \
+	tests/prepass/conversion-reach.c

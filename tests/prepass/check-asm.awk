@@ -58,7 +58,7 @@ line ~ /^\.kcfi_/ {
 		pending = op
 	} else if (op == ".kcfi_conversion") {
 		q = "\"([^\"\\\\]|\\\\.)*\""
-		if (line !~ ("^\\.kcfi_conversion ([^ ,\"]+|" q "), " q ", " q ", " q ", [0-9]+, " q ", (cast|init|assign|arg|return|void\\*|decl)$"))
+		if (line !~ ("^\\.kcfi_conversion ([^ ,\"]+|" q "), " q ", " q ", " q ", [0-9]+, " q ", (cast|init|assign|arg|return|void\\*|union|decl)$"))
 			err("malformed .kcfi_conversion")
 	} else if (op != ".kcfi_version" && op != ".kcfi_require_plugin")
 		err("unknown directive " op)
