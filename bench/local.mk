@@ -51,7 +51,7 @@ bench-units: all
 EXTRA_DIST += bench/callcost.sh bench/callcost/loops.c bench/callcost/main.c \
 	bench/runtime.sh bench/runtime/kinsn.c bench/runtime/guest.c bench/runtime/sites.sh \
 	bench/runtime/workloads bench/runtime/kernel.config bench/runtime/results.awk bench/runtime/summary.awk \
-	bench/runtime/marks.awk bench/runtime/hot.awk bench/runtime/funcs.sh bench/runtime/funcs.awk bench/runtime/excess.awk bench/runtime/mean.awk \
+	bench/runtime/marks.awk bench/runtime/hot.awk bench/runtime/funcs.sh bench/runtime/funcs.awk bench/runtime/excess.awk bench/runtime/mean.awk bench/runtime/select.awk \
 	bench/runtime/module/Kbuild bench/runtime/module/kcfi_bench.c
 .PHONY: bench-callcost bench-runtime
 bench-callcost: all

@@ -32,6 +32,11 @@
 #   BENCH_RERUN     1 (default): boot the first variant twice and compare
 #   BENCH_BOOTS     boots per kernel, each with another perturb= on the
 #                   command line; the table gives their mean (default 3)
+#   BENCH_WORKLOADS only these workloads of bench/runtime/workloads
+#                   (names, space-separated; default all)
+#   BENCH_ASIDE     workloads shown in the tables but left out of the
+#                   runtime: line (default module-unstripped: the module
+#                   as built, where the geomean has it as installed)
 #   KCFI_BOOT_CACHE the boot matrix's cache (/var/cache/kcfi-boot): the
 #                   patched tree src-cc, gen_init_cpio; the builds go to its
 #                   build-bench-runtime/ and the results to runtime-out/
@@ -51,6 +56,8 @@ CLANG=${BENCH_CLANG:-clang-19}
 JOBS=${BENCH_JOBS:-2}
 RERUN=${BENCH_RERUN:-1}
 BOOTS=${BENCH_BOOTS:-3}
+WORKLOADS=${BENCH_WORKLOADS:-}
+ASIDE=${BENCH_ASIDE-module-unstripped}
 BOOT_KERNEL=6.12 KSFX= BOOT_CONFIG=small
 here=$top/boot		# boot/lib.sh's patches and fragments are relative to it
 log() { printf 'bench-runtime: [%s] %s\n' "$(elapsed)" "$*" >&2; }
@@ -159,12 +166,20 @@ build_plugin() {
 
 # ---- the guest --------------------------------------------------------------
 # initramfs VARIANT: the cpio: our guest as /init, stress-ng with its
-# libraries, the workloads and this kernel's module.
+# libraries, the workloads and this kernel's module twice: as installed
+# (/kcfi_bench.ko, stripped of debugging sections as `make modules_install
+# INSTALL_MOD_STRIP=1`, DKMS and distributions' kernel packages do; one
+# strip for the four, as kbuild's $(STRIP) is binutils' without LLVM=1)
+# and as built (/kcfi_bench-unstripped.ko).
 make_initramfs() {
 	local v=$1 list=$OUT/$1/list lib
 	local sng
 	sng=$(command -v stress-ng) || { log "stress-ng is not installed (apt-get install stress-ng)"; return 1; }
 	mkdir -p "$OUT/$v"
+	strip --strip-debug -o "$OUT/$v/kcfi_bench.ko" "$BUILDS/$v/images/kcfi_bench.ko" ||
+		{ log "$v: strip --strip-debug failed"; return 1; }
+	awk -v only="$WORKLOADS" -f "$bdir/runtime/select.awk" "$bdir/runtime/workloads" > "$OUT/workloads" ||
+		return 1
 	{
 		echo "dir /dev 0755 0 0"
 		echo "nod /dev/console 0600 0 0 c 5 1"
@@ -173,8 +188,9 @@ make_initramfs() {
 		for d in /proc /sys /tmp /bin /lib /lib64 /lib/x86_64-linux-gnu /etc; do echo "dir $d 0755 0 0"; done
 		echo "file /init $OUT/bin/guest 0755 0 0"
 		echo "file /bin/stress-ng $sng 0755 0 0"
-		echo "file /workloads $bdir/runtime/workloads 0644 0 0"
-		echo "file /kcfi_bench.ko $BUILDS/$v/images/kcfi_bench.ko 0644 0 0"
+		echo "file /workloads $OUT/workloads 0644 0 0"
+		echo "file /kcfi_bench.ko $OUT/$v/kcfi_bench.ko 0644 0 0"
+		echo "file /kcfi_bench-unstripped.ko $BUILDS/$v/images/kcfi_bench.ko 0644 0 0"
 		echo "file /etc/passwd $OUT/bin/passwd 0644 0 0"
 		ldd "$sng" | awk '/=>/ { print $3 } /^[ \t]*\/lib/ { print $1 }' | sort -u |
 			while read -r lib; do
@@ -324,7 +340,7 @@ summary() {
 				END { for (w in s) printf "  %-9s%s\n", w, s[w] }' | sort
 	fi
 	excess_table kcfi-gcc gcc && excess_table clang-cfi clang
-	awk -v variants="$VARIANTS" -f "$bdir/runtime/summary.awk" \
+	awk -v variants="$VARIANTS" -v aside="$ASIDE" -f "$bdir/runtime/summary.awk" \
 		$(for v in $VARIANTS; do echo "$OUT/$v/results"; done)
 }
 

@@ -6,8 +6,8 @@
  * executes the marker instruction the TCG plugin (kinsn.c) watches for, and
  * prints "bench-guest: workload NAME OPS BEFORE AFTER" with the sequence
  * numbers of the two markers.  COMMAND @bpf runs a small BPF program OPS
- * times through BPF_PROG_TEST_RUN; @module loads and unloads
- * /kcfi_bench.ko OPS times; @exec forks OPS children that each exec this
+ * times through BPF_PROG_TEST_RUN; @module FILE loads and unloads the module
+ * FILE (read before the first marker) OPS times; @exec forks OPS children that each exec this
  * (static) program, which exits at once when given --exit.  Last it prints "bench-guest: done" and
  * reboots (QEMU runs with -no-reboot and exits). */
 #define _GNU_SOURCE
@@ -127,13 +127,18 @@ static int bpf_run(unsigned long ops)
 static char *ko;
 static size_t ko_size;
 
-static int module_read(void)
+/* module_read FILE: the whole file in ko, outside the measured run. */
+static int module_read(const char *path)
 {
 	struct stat st;
-	int fd = open("/kcfi_bench.ko", O_RDONLY);
+	int fd = open(path, O_RDONLY);
+	free(ko);
+	ko = NULL;
 	if (fd < 0 || fstat(fd, &st) || !(ko = malloc(st.st_size)) ||
 	    read(fd, ko, st.st_size) != st.st_size) {
-		say("bench-guest: cannot read /kcfi_bench.ko\n");
+		say("bench-guest: cannot read %s\n", path);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	ko_size = st.st_size;
@@ -182,6 +187,10 @@ static int run(const char *name, unsigned long ops, char **argv)
 		rc = bpf_run(ops);
 		after = mark();
 	} else if (!strcmp(args[0], "@module")) {
+		if (!args[1])
+			say("bench-guest: %s: @module needs the module's file\n", name);
+		if (!args[1] || module_read(args[1]))
+			return -1;
 		before = mark();
 		rc = module_run(ops);
 		after = mark();
@@ -235,7 +244,7 @@ int main(int argc, char **argv0)
 	setenv("PATH", "/bin", 1);
 	setenv("HOME", "/tmp", 1);
 	loopback_up();
-	if (bpf_load() || module_read())
+	if (bpf_load())
 		finish(0);
 	f = fopen("/workloads", "r");
 	if (!f)

@@ -46,6 +46,20 @@ awk -v variants="gcc kcfi-gcc clang clang-cfi" -f "$S" "$T"/gcc/results "$T"/kcf
 check "runtime line" test "$(tail -n 1 "$T/table")" = \
 	"runtime: kernel instructions kcfi-gcc/gcc geomean 1.0540, worst 1.1000 (pipe); clang-cfi/clang geomean 1.1489, worst 1.2000 (pipe); checks per op ours 2.80, clang 3.40"
 check "a table per workload" test "$(grep -c 'operations)$' "$T/table")" = 2
+# -v aside: a workload whose ratios would be the worst (3.0 and 2.0) and
+# move the checks per op gets its table but leaves the runtime: line as it was.
+for v in gcc kcfi-gcc clang clang-cfi; do
+	mkdir -p "$T/aside/$v" && cp "$T/$v/results" "$T/aside/$v/results"
+done
+printf 'odd 1 100 0 0\n' >> "$T/aside/gcc/results"
+printf 'odd 1 300 0 50\n' >> "$T/aside/kcfi-gcc/results"
+printf 'odd 1 100 0 0\n' >> "$T/aside/clang/results"
+printf 'odd 1 200 0 50\n' >> "$T/aside/clang-cfi/results"
+awk -v variants="gcc kcfi-gcc clang clang-cfi" -v aside="odd" -f "$S" "$T"/aside/gcc/results \
+	"$T"/aside/kcfi-gcc/results "$T"/aside/clang/results "$T"/aside/clang-cfi/results > "$T/table-aside"
+check "aside: not in the runtime line" test "$(tail -n 1 "$T/table-aside")" = "$(tail -n 1 "$T/table")"
+check "aside: its table, marked" grep -qx 'odd (1 operations), not in the runtime: line' "$T/table-aside"
+check "aside: three tables" test "$(grep -c 'operations)' "$T/table-aside")" = 3
 # mean.awk: three boots of one kernel, their mean and the smallest and
 # largest kernel count; a workload missing from one boot is an error.
 printf 'pipe 10 600 10 6\nfork 2 4000 1 10\n' > "$T/r1"
