@@ -98,7 +98,9 @@ mkdir -p "$OUT"
 # has boot/patches-as.  modes: strict (CFI_PERMISSIVE=n) and/or permissive,
 # built one after the other in the same build directory.  A row whose name
 # has a fragment, config/row-NAME.config, gets it after the arch's (arm:
-# Thumb-2 or ARM state).
+# Thumb-2 or ARM state).  Mode extmod builds no kernel: it checks the type
+# ids of an external module against a kernel configured with HASH
+# (extmod_ids).
 # The defconfig profile builds each kernel once (trapping), riscv64 also
 # through route as, and x86_64 also with plain gcc (route plain: no kcfi, not
 # booted) so that objtool's warnings on our build can be compared with it;
@@ -112,6 +114,7 @@ arm:arm:cc:fnv1a:strict,permissive
 arm-armstate:arm:cc:fnv1a:strict
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
+x86_64-extmod-ids:x86_64:cc:xxhash64:extmod
 "
 BUILDS=$CACHE/build$KSFX$GDIR
 elif [ "$BOOT_CONFIG" = debian-cloud ]; then
@@ -188,29 +191,103 @@ need_tools() {
 }
 
 # extmod_compiler O MODULE MODE MAKE...: an external module build (make M=,
-# as DKMS runs it) against a kcfi-gcc kernel, our kernel patch 0002: with no
-# CC it must use the driver the kernel recorded (CONFIG_CFI_GCC_DRIVER,
-# looked up in PATH), and with plain gcc it must stop, naming that driver,
-# rather than build a module the kernel's checked calls would trap on.
+# as DKMS runs it: no CC, no KCFLAGS) against a kcfi-gcc kernel, our kernel
+# patch 0002: with no CC it must use the driver the kernel recorded
+# (CONFIG_CFI_GCC_DRIVER, looked up in PATH); with plain gcc, or with a
+# KCFLAGS asking for other type ids than the kernel's (the other hash), it
+# must stop, saying why, rather than build a module the kernel's checked
+# calls would trap on.
 extmod_compiler() {
-	local O=$1 module=$2 mode=$3 a drv log=$1/module-$3-extmod.log
+	local O=$1 module=$2 mode=$3 a drv other log=$1/module-$3-extmod.log
 	shift 3
 	local -a nocc=()
-	for a in "$@"; do case $a in CC=*) ;; *) nocc+=("$a") ;; esac; done
+	for a in "$@"; do case $a in CC=*|KCFLAGS=*) ;; *) nocc+=("$a") ;; esac; done
+	# extmake ARGS...: make M= as DKMS runs it, our drivers found in PATH.
+	extmake() { (cd "$O" && PATH=$KCFI_BUILDDIR:$CACHE/bin:$PATH timeout 600 "${nocc[@]}" M="$module" "$@"); }
 	drv=$(sed -n 's/^CONFIG_CFI_GCC_DRIVER="\(.*\)"$/\1/p' "$O/.config")
 	[ -n "$drv" ] || { log "$name/$mode: no CONFIG_CFI_GCC_DRIVER in the kernel's .config (boot/patches 0002)"; return 1; }
-	{ (cd "$O" && PATH=$KCFI_BUILDDIR:$CACHE/bin:$PATH timeout 600 "${nocc[@]}" M="$module" V=1 clean modules) ||
-		{ echo "extmod: the build without CC failed"; false; }; } > "$log" 2>&1 &&
+	grep -q '^CONFIG_CFI_GCC_ID_FLAGS=' "$O/.config" ||
+		{ log "$name/$mode: no CONFIG_CFI_GCC_ID_FLAGS in the kernel's .config (boot/patches 0002)"; return 1; }
+	{ extmake V=1 clean modules || { echo "extmod: the build without CC failed"; false; }; } > "$log" 2>&1 &&
 	grep -qE "(^|[ ;])$drv .*kcfi_[a-z_]*\.c" "$log" ||
 		{ log "$name/$mode: make M= without CC did not compile with $drv, see $log"; return 1; }
-	if (cd "$O" && timeout 600 "${nocc[@]}" CC="${CROSS}gcc$GSFX" M="$module" clean modules) > "$log.gcc" 2>&1; then
+	if extmake CC="${CROSS}gcc$GSFX" clean modules > "$log.gcc" 2>&1; then
 		log "$name/$mode: make M= CC=${CROSS}gcc$GSFX built a module without KCFI for a KCFI kernel, see $log.gcc"
 		return 1
 	fi
 	grep -q "cannot compile with .*Build with CC=$drv" "$log.gcc" ||
 		{ log "$name/$mode: make M= CC=${CROSS}gcc$GSFX stopped without naming $drv:"; tail -n 5 "$log.gcc" >&2; return 1; }
-	# The module the boot loads, built again as before.
-	(cd "$O" && timeout 600 "$@" M="$module" modules) > /dev/null 2>&1
+	other=$(hash_flag xxhash64)
+	grep -q '^CONFIG_CFI_GCC_ID_FLAGS=.*xxHash64' "$O/.config" && other=$(hash_flag fnv1a)
+	if extmake KCFLAGS="$other" clean modules > "$log.ids" 2>&1; then
+		log "$name/$mode: make M= KCFLAGS=$other built a module with other type ids than the kernel's, see $log.ids"
+		return 1
+	fi
+	grep -q "KCFLAGS has $other, but this kernel's type ids" "$log.ids" ||
+		{ log "$name/$mode: make M= KCFLAGS=$other stopped without saying why:"; tail -n 5 "$log.ids" >&2; return 1; }
+	# The module the boot loads, built again as DKMS builds it.
+	extmake modules > /dev/null 2>&1
+}
+
+# hash_flag fnv1a|xxhash64: kcfi-gcc's option for that hash of the type ids.
+hash_flag() {
+	case $1 in
+	xxhash64) echo -fsanitize-kcfi-hash=xxHash64 ;;
+	*) echo -fsanitize-kcfi-hash=FNV-1a ;;
+	esac
+}
+
+# extmod_ids NAME ARCH HASH: the type ids an external module gets against a
+# kernel configured with KCFLAGS=-fsanitize-kcfi-hash=<HASH> (the small
+# profile's x86_64 fragments; configured and modules_prepare'd, not built or
+# booted).  Kconfig must record the option (CONFIG_CFI_GCC_ID_FLAGS, patch
+# 0002), a DKMS-style build (no CC, no KCFLAGS) must give kcfi_test_init the
+# id of int (void) in that hash -- its preamble read from the object -- and a
+# KCFLAGS asking for the other hash must stop the build.  Sets PROOF.
+extmod_ids() {
+	local name=$1 arch=$2 hash=$3 O=$BUILDS/$1 flag other want got log
+	arch_vars "$arch" || return 1
+	[ "$arch" = x86_64 ] || { log "$name: extmod_ids reads x86's preamble (mov \$id, %eax) only"; return 1; }
+	flag=$(hash_flag "$hash") other=$(hash_flag xxhash64)
+	[ "$hash" = xxhash64 ] && other=$(hash_flag fnv1a)
+	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
+	local module=$O/kcfi-test-module
+	rm -rf "$O" && mkdir -p "$O" "$module" || return 1
+	local frags
+	mapfile -t frags < <(small_frags "$arch")
+	cat "${frags[@]}" "$here/config/cfi.config" > "$O/allconfig.frag" || return 1
+	log "$name: configuring with KCFLAGS=$flag, modules_prepare"
+	(cd "$O" && "${mk[@]}" CC="$KCFI_BUILDDIR/kcfi-gcc$GSFX" KCFLAGS="$flag" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig &&
+	 "${mk[@]}" CC="$KCFI_BUILDDIR/kcfi-gcc$GSFX" KCFLAGS="$flag" modules_prepare) > "$O/prepare.log" 2>&1 ||
+		{ log "$name: configuration or modules_prepare failed, see $O/prepare.log"; return 1; }
+	grep -qx "CONFIG_CFI_GCC_ID_FLAGS=\"$flag\"" "$O/.config" ||
+		{ log "$name: Kconfig did not record $flag: $(grep CFI_GCC "$O/.config" | tr '\n' ' ')"; return 1; }
+	cp "$here/module/kcfi_test.c" "$module/" && echo 'obj-m += kcfi_test.o' > "$module/Kbuild" || return 1
+	log=$O/extmod.log
+	# No Module.symvers from a kernel that was not built: modpost warns.
+	(cd "$O" && PATH=$KCFI_BUILDDIR:$PATH "${mk[@]}" M="$module" KBUILD_MODPOST_WARN=1 modules) > "$log" 2>&1 ||
+		{ log "$name: make M= without CC and KCFLAGS failed, see $log"; return 1; }
+	want=$("$KCFI_BUILDDIR/kcfi-typeid" --hash="$hash" 'int (void)' | cut -d' ' -f1)
+	got=$(objdump -d --disassemble=__cfi_kcfi_test_init "$module/kcfi_test.o" |
+	      sed -n 's/.*mov  *\$\(0x[0-9a-f]*\),%eax.*/\1/p' | head -1)
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ log "$name: kcfi_test_init's preamble has id ${got:-none}, the kernel's $hash id of int (void) is $want"; return 1; }
+	if (cd "$O" && PATH=$KCFI_BUILDDIR:$PATH "${mk[@]}" M="$module" KBUILD_MODPOST_WARN=1 KCFLAGS="$other" clean modules) > "$log.other" 2>&1; then
+		log "$name: make M= KCFLAGS=$other built a module with other ids than the kernel's, see $log.other"
+		return 1
+	fi
+	grep -q "KCFLAGS has $other, but this kernel's type ids were made with $flag (CONFIG_CFI_GCC_ID_FLAGS)" "$log.other" ||
+		{ log "$name: make M= KCFLAGS=$other stopped without saying why, see $log.other"; return 1; }
+	PROOF="recorded $flag; make M= gave int (void) $got; KCFLAGS=$other refused"
+}
+
+# small_frags ARCH: the small profile's fragments of ARCH (after arch_vars),
+# one path per line.
+small_frags() {
+	local f=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
+	[ -n "$ARCH_TINY" ] && f+=("$SRC/$ARCH_TINY")
+	f+=("$(cfg common.config)" "$(cfg "$1.config")")
+	printf '%s\n' "${f[@]}"
 }
 
 # ---- per-variant steps ------------------------------------------------------
@@ -227,9 +304,7 @@ build_variant() {
 	local row=$here/config/row-$name.config
 	[ -f "$row" ] || row=
 	if [ "$BOOT_CONFIG" = small ]; then
-		frags=("$SRC/kernel/configs/tiny-base.config" "$SRC/kernel/configs/tiny.config")
-		[ -n "$ARCH_TINY" ] && frags+=("$SRC/$ARCH_TINY")
-		frags+=("$(cfg common.config)" "$(cfg "$arch.config")")
+		mapfile -t frags < <(small_frags "$arch")
 		[ -n "$row" ] && frags+=("$row")
 	else
 		base=defconfig
@@ -265,7 +340,7 @@ build_variant() {
 		local cc=$KCFI_BUILDDIR/kcfi-gcc$GSFX
 		[ -n "$CROSS" ] && cc=$(wrapper "${CROSS}kcfi-gcc" kcfi-gcc)
 		mk+=(CC="$cc")
-		[ "$hash" = xxhash64 ] && mk+=(KCFLAGS=-fsanitize-kcfi-hash=xxHash64) ;;
+		[ "$hash" = xxhash64 ] && mk+=(KCFLAGS="$(hash_flag xxhash64)") ;;
 	as)
 		local as=$KCFI_BUILDDIR/kcfi-as kflags="-fplugin=$plugin"
 		[ -n "$CROSS" ] && as=$(wrapper "${CROSS}kcfi-as" kcfi-as)
@@ -425,7 +500,11 @@ for line in $MATRIX; do
 		fi
 		t0=$SECONDS
 		built=no booted=- report=- typeid=- matched=- verdict=FAIL PROOF=-
-		if prepare_tree "$tree" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
+		if [ "$mode" = extmod ]; then
+			# Not a kernel: the ids of an external module (extmod_ids).
+			built=n/a booted=n/a
+			prepare_tree "$tree" && extmod_ids "$name" "$arch" "$hash" && verdict=PASS
+		elif prepare_tree "$tree" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
 			built=yes
 			if [ -n "${BOOT_BUILD_ONLY:-}" ]; then
 				booted=n/a verdict=PASS PROOF="built only (BOOT_BUILD_ONLY)"

@@ -33,6 +33,10 @@
 #                    filesystem interrupt memory network vm io; each
 #                    stressor runs once even when in several classes)
 #   DISTRO_MIRROR    Debian mirror (default http://deb.debian.org/debian)
+#   DISTRO_STAGE_KERNEL  the kernel that boots arm64's debootstrap second
+#                    stage (default the plain gcc kernel's image; any arm64
+#                    kernel of the profile will do, so that the image need
+#                    not wait for both builds)
 #   KCFI_BUILDDIR, KCFI_BOOT_CACHE, BOOT_JOBS, BOOT_BUILD_TIMEOUT  as for
 #                    boot-check.sh
 # Kernels: $KCFI_BOOT_CACHE/build-defconfig/{ARCH,ARCH-plain}/images/strict
@@ -135,7 +139,7 @@ for arch in $DISTRO_ARCHES; do
 		done
 	fi
 	if step image; then
-		STAGE_KERNEL=$(kimg "$arch" gcc)/image
+		STAGE_KERNEL=${DISTRO_STAGE_KERNEL:-$(kimg "$arch" gcc)/image}
 		base_root "$arch" "$D/packages.list" || { status=1; continue; }
 		for cc in $DISTRO_COMPILERS; do
 			make_image "$arch" "$cc" || { status=1; continue 2; }
