@@ -33,6 +33,8 @@
 #                    (config/defconfig/dkms.config); builds go to
 #                    build-defconfig[-6.1]-deb, packages to images/MODE/debs
 #   BOOT_JOBS        make -j (default 2)
+#   BOOT_CLANG       the compiler of the defconfig profile's clang rows
+#                    (default clang-19)
 #   BOOT_TIMEOUT     seconds per QEMU run (default 180); BOOT_BUILD_TIMEOUT
 #                    seconds per kernel build (default 1800)
 # Consoles: boot/out/<arch>/console.log (trapping kernel, make CC=kcfi-gcc),
@@ -46,6 +48,7 @@ top=$(cd "$here/.." && pwd)
 KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
 BOOT_ARCHES=${BOOT_ARCHES:-"x86_64 arm64 riscv64 arm"}
 BOOT_JOBS=${BOOT_JOBS:-2}
+BOOT_CLANG=${BOOT_CLANG:-clang-19}
 BOOT_CONFIG=${BOOT_CONFIG:-small}
 BOOT_KERNEL=${BOOT_KERNEL:-6.12}
 case $BOOT_KERNEL in
@@ -105,7 +108,11 @@ mkdir -p "$OUT"
 # through route as, and x86_64 also with plain gcc (route plain: no kcfi, not
 # booted) so that objtool's warnings on our build can be compared with it;
 # arm64-plain is built only for make distro-check (BOOT_BUILD_ONLY), which
-# boots both plain kernels beside ours.
+# boots both plain kernels beside ours.  Route clang: the same configuration
+# built by $BOOT_CLANG (default clang-19) with Clang's own KCFI, for
+# make distro-check's third boot (DISTRO_COMPILERS=clang-cfi): a difference
+# from plain gcc that Clang's CFI kernel shares is CFI's, one it does not
+# have is ours.  Built only with BOOT_BUILD_ONLY, never booted here.
 if [ "$BOOT_CONFIG" = small ]; then
 MATRIX="
 arm64:arm64:cc:fnv1a:strict,permissive
@@ -130,6 +137,8 @@ arm64:arm64:cc:fnv1a:strict
 riscv64-as:riscv64:as:fnv1a:strict
 x86_64-plain:x86_64:plain:-:strict
 arm64-plain:arm64:plain:-:strict
+x86_64-clang-cfi:x86_64:clang:-:strict
+arm64-clang-cfi:arm64:clang:-:strict
 "
 BUILDS=$CACHE/build-defconfig$KSFX$GDIR
 fi
@@ -298,7 +307,8 @@ small_frags() {
 build_variant() {
 	[ "$BOOT_CONFIG" = debian-cloud ] && { cloud_build "$1"; return; }
 	local name=$1 arch=$2 route=$3 hash=$4 mode=$5 tree=$3
-	[ "$route" = plain ] && tree=cc		# 0001 changes nothing without CFI
+	# 0001 changes nothing without CFI, nor 0002 under Clang
+	case $route in plain|clang) tree=cc ;; esac
 	arch_vars "$arch" || return 1
 	local O=$BUILDS/$name img=$BUILDS/$name/images/$mode frags=() base=allnoconfig
 	local row=$here/config/row-$name.config
@@ -332,7 +342,12 @@ build_variant() {
 	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	[ -n "$CROSS" ] && mk+=(CROSS_COMPILE="$CROSS")
 	local plugin=$KCFI_BUILDDIR/prepass/plugins/$TRIPLE${BOOT_GCC_VERSION:+/gcc-$BOOT_GCC_VERSION}/kcfi.so
-	[ -f "$plugin" ] || { log "$name: no plugin for $TRIPLE ($plugin)"; return 1; }
+	case $route in cc|as)
+		[ -f "$plugin" ] || { log "$name: no plugin for $TRIPLE ($plugin)"; return 1; } ;;
+	esac
+	# the compiler whose version goes into the keys
+	local compiler=${CROSS}gcc$GSFX
+	[ "$route" = clang ] && compiler=$BOOT_CLANG
 	case $route in
 	cc)
 		# x86_64 builds natively with the plain name; the others need the
@@ -348,6 +363,12 @@ build_variant() {
 		mk+=(CC="${CROSS}gcc$GSFX" AS="$as" CC_FLAGS_KCFI="$kflags") ;;
 	plain)
 		mk+=(CC="${CROSS}gcc$GSFX") ;;
+	clang)
+		# Clang's own KCFI with its default type ids (xxHash64 in 19);
+		# CROSS_COMPILE gives it the target and GNU binutils.
+		command -v "$BOOT_CLANG" > /dev/null ||
+			{ log "$name: $BOOT_CLANG is not installed (scripts/install-deps.sh)"; return 1; }
+		mk+=(CC="$BOOT_CLANG") ;;
 	esac
 	# The defconfig profile also builds our test modules against the kernel,
 	# the small profile's permissive rows too (for kcfi_mismatch.ko).
@@ -355,17 +376,17 @@ build_variant() {
 	# The defconfig profile's kernels, plain gcc's too, also build their
 	# modules: make distro-check installs them in its Debian image.
 	[ "$BOOT_CONFIG" = defconfig ] && targets+=(modules)
-	if { [ "$BOOT_CONFIG" = defconfig ] && [ "$route" != plain ]; } || [ $mismatch = yes ]; then
+	if { [ "$BOOT_CONFIG" = defconfig ] && { [ "$route" = cc ] || [ "$route" = as ]; }; } || [ $mismatch = yes ]; then
 		targets+=(modules_prepare)
 		module=$O/kcfi-test-module
 	fi
 
 	local key tools
-	tools=$( [ "$route" = plain ] || tool_id "$TRIPLE")
+	case $route in cc|as) tools=$(tool_id "$TRIPLE") ;; *) tools= ;; esac
 	key=$( { echo "$BOOT_CONFIG $KVER_PKG $route $hash $mode deb=$BOOT_DEB"; cat "${frags[@]}";
 		 cat "$CACHE/src$KSFX-$tree/stamp"; echo "$tools";
 		 [ -n "$module" ] && cat "$here"/module/*;
-		 "${CROSS}gcc$GSFX" --version | head -1; printf '%s\n' "${mk[@]}"; } |
+		 "$compiler" --version | head -1; printf '%s\n' "${mk[@]}"; } |
 		sha256sum | cut -c1-16)
 	if [ -f "$img/vmlinux" ] && [ "$(cat "$img/key" 2>/dev/null)" = "$key" ]; then
 		log "$name/$mode: cached build $key"
@@ -374,7 +395,7 @@ build_variant() {
 	# The build dir is shared by the modes of one variant; anything else that
 	# changed (tools, sources, route) means a clean start.
 	local dirkey
-	dirkey=$( { cat "$CACHE/src$KSFX-$tree/stamp"; echo "$tools"; "${CROSS}gcc$GSFX" --version | head -1;
+	dirkey=$( { cat "$CACHE/src$KSFX-$tree/stamp"; echo "$tools"; "$compiler" --version | head -1;
 		    echo "$BOOT_CONFIG $route $hash"; } | sha256sum | cut -c1-16)
 	if [ "$(cat "$O/dirkey" 2>/dev/null)" != "$dirkey" ]; then
 		rm -rf "$O"
@@ -479,7 +500,11 @@ for line in $MATRIX; do
 		case " $BOOT_VARIANTS " in *" $name "*) ;; *) continue ;; esac
 	fi
 	tree=$route
-	[ "$route" = plain ] && tree=cc
+	case $route in plain|clang) tree=cc ;; esac
+	if [ "$route" = clang ] && [ -z "${BOOT_BUILD_ONLY:-}" ]; then
+		log "$name: built only for make distro-check (BOOT_BUILD_ONLY)"
+		continue
+	fi
 	why=$(kernel_lacks "$arch" "$route")
 	if [ -n "$why" ]; then
 		log "$name: skipped on Linux $BOOT_KERNEL: $why"

@@ -3,14 +3,16 @@
 # A distribution on our kernels: Debian 12 (debootstrap from Debian's
 # archive) booted with systemd as init under QEMU (TCG), on the defconfig
 # profile's kernels of make boot-check -- kcfi-gcc with CFI (trapping) and
-# plain gcc without, the same configuration -- each with its modules
+# plain gcc without, the same configuration, and clang-19's own KCFI
+# (clang-cfi) as a third, so that a difference from gcc can be told CFI's
+# (Clang's kernel has it too) or ours -- each with its modules
 # installed in the image, so that udev and the kernel load them.  In each
 # boot a unit of ours (boot/distro/kcfi-distro-check.service) waits for
 # systemctl is-system-running --wait, lists the failed units, runs sshd,
 # nginx, a filesystem on a second disk, link types over netlink, a BPF
 # device filter of systemd's and stress-ng's stressors one at a time,
-# searches the journal and powers off.  boot/distro-judge.sh compares the
-# two boots.
+# searches the journal (also units that failed and were restarted) and
+# powers off.  boot/distro-judge.sh compares the boots.
 #
 # Usage: boot/distro-check.sh    (normally `make distro-check`)
 # Environment:
@@ -19,10 +21,11 @@
 #                    (boot-check.sh BOOT_CONFIG=defconfig, rows ARCH and
 #                    ARCH-plain, BOOT_BUILD_ONLY=1), make the images, boot
 #                    them, compare
-#   DISTRO_COMPILERS  default "kcfi-gcc gcc": the kernels the steps build,
-#                    image and boot; the judge compares with the other's
-#                    last boot in boot/out/distro when one is left out (a
-#                    kcfi-gcc boot can run while the gcc kernel builds)
+#   DISTRO_COMPILERS  default "kcfi-gcc gcc clang-cfi": the kernels the
+#                    steps build, image and boot; the judge compares with
+#                    the others' last boots in boot/out/distro when one is
+#                    left out (a kcfi-gcc boot can run while the gcc kernel
+#                    builds); without any clang-cfi boot it compares two
 #   DISTRO_BUILD_PREFIX  a command the kernel builds run under (e.g.
 #                    "flock /tmp/kbuild.lock nice -n 10"); default none
 #   DISTRO_TIMEOUT   seconds per boot (default 7200); a boot that runs out
@@ -39,7 +42,7 @@
 #                    not wait for both builds)
 #   KCFI_BUILDDIR, KCFI_BOOT_CACHE, BOOT_JOBS, BOOT_BUILD_TIMEOUT  as for
 #                    boot-check.sh
-# Kernels: $KCFI_BOOT_CACHE/build-defconfig/{ARCH,ARCH-plain}/images/strict
+# Kernels: $KCFI_BOOT_CACHE/build-defconfig/{ARCH,ARCH-plain,ARCH-clang-cfi}/images/strict
 # (boot-check.sh's).  Images: $KCFI_BOOT_CACHE/distro/base-ARCH-KEY/root, the
 # debootstrapped tree, KEY the hash of boot/distro/packages.list, the suite,
 # the mirror and the architecture; per boot a copy with the kernel's
@@ -53,7 +56,7 @@ top=$(cd "$here/.." && pwd)
 KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
 DISTRO_ARCHES=${DISTRO_ARCHES:-"x86_64 arm64"}
 DISTRO_STEPS=${DISTRO_STEPS:-"build image boot judge"}
-DISTRO_COMPILERS=${DISTRO_COMPILERS:-"kcfi-gcc gcc"}
+DISTRO_COMPILERS=${DISTRO_COMPILERS:-"kcfi-gcc gcc clang-cfi"}
 DISTRO_BUILD_PREFIX=${DISTRO_BUILD_PREFIX:-}
 DISTRO_TIMEOUT=${DISTRO_TIMEOUT:-7200}
 DISTRO_STRESS_SECONDS=${DISTRO_STRESS_SECONDS:-3}
@@ -73,8 +76,8 @@ mkdir -p "$OUT" "$CACHE/distro" || exit 1
 step() { case " $DISTRO_STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 for c in $DISTRO_COMPILERS; do
-	case $c in kcfi-gcc|gcc) ;;
-	*) log "DISTRO_COMPILERS: $c is not kcfi-gcc or gcc"; exit 2 ;;
+	case $c in kcfi-gcc|gcc|clang-cfi) ;;
+	*) log "DISTRO_COMPILERS: $c is not kcfi-gcc, gcc or clang-cfi"; exit 2 ;;
 	esac
 done
 for a in $DISTRO_ARCHES; do
@@ -92,6 +95,7 @@ kimg() {
 	case $2 in
 	kcfi-gcc) echo "$BUILDS/$1/images/strict" ;;
 	gcc) echo "$BUILDS/$1-plain/images/strict" ;;
+	clang-cfi) echo "$BUILDS/$1-clang-cfi/images/strict" ;;
 	esac
 }
 
@@ -127,7 +131,8 @@ for arch in $DISTRO_ARCHES; do
 	if step build; then
 		rows=
 		for cc in $DISTRO_COMPILERS; do
-			case $cc in kcfi-gcc) rows="$rows $arch" ;; gcc) rows="$rows $arch-plain" ;; esac
+			case $cc in kcfi-gcc) rows="$rows $arch" ;; gcc) rows="$rows $arch-plain" ;;
+			clang-cfi) rows="$rows $arch-clang-cfi" ;; esac
 		done
 		log "$arch: kernels (boot-check.sh BOOT_CONFIG=defconfig, rows$rows), log in $OUT/build-$arch.log"
 		$DISTRO_BUILD_PREFIX env BOOT_BUILD_ONLY=1 BOOT_CONFIG=defconfig BOOT_ARCHES="$arch" \
@@ -150,13 +155,18 @@ for arch in $DISTRO_ARCHES; do
 	fi
 	if step judge; then
 		d=$OUT/$arch
+		third=()
+		case " $DISTRO_COMPILERS " in *" clang-cfi "*) third=("$d/clang-cfi/results.log" "$d/clang-cfi/console.log") ;;
+		*) [ -f "$d/clang-cfi/results.log" ] && third=("$d/clang-cfi/results.log" "$d/clang-cfi/console.log") ;;
+		esac
 		bash "$here/distro-judge.sh" compare "$arch" "$D/explained.tsv" \
 			"$d/kcfi-gcc/results.log" "$d/kcfi-gcc/console.log" \
-			"$d/gcc/results.log" "$d/gcc/console.log" > "$d/judge.txt"
+			"$d/gcc/results.log" "$d/gcc/console.log" "${third[@]}" > "$d/judge.txt"
 		[ $? -eq 0 ] || status=1
 		grep -v '^distro ' "$d/judge.txt" | grep -v '^explained: ' >&2
 		lines+=("$(grep '^distro ' "$d/judge.txt")")
-		for cc in kcfi-gcc gcc; do
+		for cc in kcfi-gcc gcc clang-cfi; do
+			[ -f "$d/$cc/results.log" ] || continue
 			u=$(sed -n 's/.*kcfi-distro: uptime-at-running //p' "$d/$cc/results.log" 2>/dev/null | tr -d '\r')
 			log "$arch/$cc: systemd running after ${u:-?} s of uptime, boot $(cat "$d/$cc/boot-seconds" 2>/dev/null || echo ?) s, kernel built in $(cat "$(kimg "$arch" "$cc")/build-seconds" 2>/dev/null || echo ?) s"
 		done

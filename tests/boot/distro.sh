@@ -4,7 +4,9 @@
 # the shape boot/distro/kcfi-distro-check and the console give them: two
 # equal boots, a stressor that fails only under kcfi-gcc (unexplained, then
 # explained), a failed unit, a CFI failure, a kernel warning of ours only,
-# a boot that hung in a stressor and one that never reached the workload.
+# a boot that hung in a stressor and one that never reached the workload;
+# a unit that failed once and was restarted, on one boot only; the third
+# boot, of Clang's CFI kernel, sharing a difference or not.
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null || skip "bash not found"
 J="bash $top_srcdir/boot/distro-judge.sh"
@@ -31,8 +33,10 @@ results() {
 	echo "kcfi-distro: check fs-ext4 ${FS:-ok}"
 	echo "kcfi-distro: class pipe: pipe sem-sysv tee swap"
 	echo "kcfi-distro: stressor pipe start"
+	echo "kcfi-distro: stressor-uptime pipe 400.25"
 	echo "kcfi-distro: stressor pipe rc 0"
 	echo "kcfi-distro: stressor sem-sysv start"
+	echo "kcfi-distro: stressor-uptime sem-sysv 460.50"
 	[ "${2:-0}" = 0 ] || echo "kcfi-distro: stressor sem-sysv says: stress-ng: fail: [812] semop: errno=22 (Invalid argument)"
 	echo "kcfi-distro: stressor sem-sysv rc ${2:-0}"
 	echo "kcfi-distro: stressor swap excluded: no swap device"
@@ -43,6 +47,7 @@ results() {
 	echo "kcfi-distro: stressor tee start"
 	if [ "${3:-yes}" = yes ]; then
 		echo "kcfi-distro: stressor tee rc 4"
+		[ -z "${ONCE:-}" ] || echo "kcfi-distro: unit-failed-once $ONCE"
 		echo "kcfi-distro: end"
 	fi
 	} > "$1"
@@ -116,6 +121,46 @@ check "with the stressor it was in" grep -qx "HUNG: kcfi-gcc's boot did not fini
 $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"
 check "a boot without workload names systemd's last unit" grep -qx "HUNG: kcfi-gcc's boot did not finish the workload; last: unit ssh.service - OpenBSD Secure Shell server" "$T/out"
 check "and its state is none" grep -q 'kcfi-gcc state none, failed units 0, stressors ok 0' "$T/out"
+results "$T/k.res"
+
+# A unit that failed and was restarted: not in failed-unit, only in the
+# journal's list, with when and the stressor then running.
+ONCE='systemd-timesyncd.service 465 exit-code' results "$T/k.res"
+$J facts "$T/k.res" "$T/k.con" > "$T/facts"
+check "facts: a unit failed once, put down to its stressor" \
+	grep -qx 'once	systemd-timesyncd.service	465 s, result exit-code, during stressor sem-sysv' "$T/facts"
+judge_refuses "a unit that failed once on kcfi-gcc's boot only fails"
+check "it is named with when" grep -qx "UNEXPLAINED: unit systemd-timesyncd.service failed at 465 s, result exit-code, during stressor sem-sysv on kcfi-gcc's boot, never on gcc's" "$T/out"
+ONCE='systemd-timesyncd.service 12 exit-code' results "$T/g.res"
+check "on both boots it is no difference" $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con"
+results "$T/g.res"
+
+# The third boot: Clang's CFI kernel.
+results "$T/c.res"; console "$T/c.con"
+$J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" "$T/c.res" "$T/c.con" > "$T/out"
+check "with clang-cfi: a difference Clang's boot does not share is ours" \
+	grep -qx "UNEXPLAINED: unit systemd-timesyncd.service failed at 465 s, result exit-code, during stressor sem-sysv on kcfi-gcc's boot, never on gcc's \\[clang-cfi: did not fail\\]" "$T/out"
+check "and counted as ours in the line" \
+	grep -qx "distro x86_64: kcfi-gcc state running, failed units 0, stressors ok 2, failed 0, skipped 2, cfi 0; gcc state running, failed units 0, stressors ok 2, failed 0, skipped 2; clang-cfi state running, failed units 0, stressors ok 2, failed 0, skipped 2, cfi 0; unexplained 1, not in clang-cfi's boot 1" "$T/out"
+ONCE='systemd-timesyncd.service 470 exit-code' results "$T/c.res"
+judge_refuses_clang() {
+	if $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" "$T/c.res" "$T/c.con" > "$T/out"; then
+		fail "$1: the judge passed it"
+	else
+		pass "$1"
+	fi
+}
+judge_refuses_clang "a difference Clang's CFI boot shares still fails until explained"
+check "it says Clang's boot shares it" grep -q "never on gcc's \\[clang-cfi: shared\\]$" "$T/out"
+check "and it is not counted as ours" grep -q "; unexplained 1, not in clang-cfi's boot 0$" "$T/out"
+FS='fail: mkfs.ext4: no such device' results "$T/k.res"
+judge_refuses_clang "a check failing under kcfi-gcc, not Clang, is ours"
+check "said so" grep -qx "UNEXPLAINED: check fs-ext4: kcfi-gcc fail, gcc ok \\[clang-cfi: ok\\]" "$T/out"
+check "and counted" grep -q "; unexplained 1, not in clang-cfi's boot 1$" "$T/out"
+results "$T/k.res"; results "$T/c.res" 0 no
+judge_refuses_clang "a hung Clang boot fails"
+check "it is named" grep -qx "HUNG: clang-cfi's boot did not finish the workload; last: stressor tee" "$T/out"
+
 rm -f "$T/k.res"
 $J compare x86_64 "$EX" "$T/k.res" "$T/k.con" "$T/g.res" "$T/g.con" > "$T/out"
 check "a missing results file is a boot that did not finish" grep -q "^HUNG: kcfi-gcc's" "$T/out"
