@@ -122,6 +122,7 @@ arm-armstate:arm:cc:fnv1a:strict
 x86_64:x86_64:cc:fnv1a:strict,permissive
 x86_64-as-xxhash64:x86_64:as:xxhash64:strict
 x86_64-extmod-ids:x86_64:cc:xxhash64:extmod
+x86_64-as-extmod-ids:x86_64:as:xxhash64:extmod
 "
 BUILDS=$CACHE/build$KSFX$GDIR
 elif [ "$BOOT_CONFIG" = debian-cloud ]; then
@@ -246,48 +247,79 @@ hash_flag() {
 	esac
 }
 
-# extmod_ids NAME ARCH HASH: the type ids an external module gets against a
-# kernel configured with KCFLAGS=-fsanitize-kcfi-hash=<HASH> (the small
-# profile's x86_64 fragments; configured and modules_prepare'd, not built or
-# booted).  Kconfig must record the option (CONFIG_CFI_GCC_ID_FLAGS, patch
-# 0002), a DKMS-style build (no CC, no KCFLAGS) must give kcfi_test_init the
-# id of int (void) in that hash -- its preamble read from the object -- and a
-# KCFLAGS asking for the other hash must stop the build.  Sets PROOF.
+# extmod_ids NAME ARCH ROUTE HASH: the type ids an external module gets
+# against a kernel configured for HASH (the small profile's x86_64
+# fragments; configured and modules_prepare'd, not built or booted): route
+# cc with KCFLAGS=-fsanitize-kcfi-hash=<HASH>, route as with make AS=kcfi-as
+# and the assembler's -Wa,--kcfi-hash=<hash> in CC_FLAGS_KCFI.  Kconfig
+# must record the option in kcfi-gcc's spelling (CONFIG_CFI_GCC_ID_FLAGS,
+# patch 0002; patches-as for route as, which also records kcfi-gcc as the
+# driver), a DKMS-style build (no CC, AS or KCFLAGS) must give
+# kcfi_test_init the id of int (void) in that hash -- its preamble read
+# from the object -- and asking for the other hash (KCFLAGS; route as:
+# CC_FLAGS_KCFI with AS=, as the kernel was built) must stop the build.
+# Route as also builds the module as the kernel was built, AS= and all.
+# Sets PROOF.
 extmod_ids() {
-	local name=$1 arch=$2 hash=$3 O=$BUILDS/$1 flag other want got log
+	local name=$1 arch=$2 route=$3 hash=$4 O=$BUILDS/$1 flag other want got log
 	arch_vars "$arch" || return 1
 	[ "$arch" = x86_64 ] || { log "$name: extmod_ids reads x86's preamble (mov \$id, %eax) only"; return 1; }
 	flag=$(hash_flag "$hash") other=$(hash_flag xxhash64)
 	[ "$hash" = xxhash64 ] && other=$(hash_flag fnv1a)
 	local -a mk=(make -C "$SRC" O="$O" ARCH="$KARCH" -j"$BOOT_JOBS")
 	local module=$O/kcfi-test-module
+	# how the kernel is built, and how a module asks for the other hash
+	local -a kbuild=(CC="$KCFI_BUILDDIR/kcfi-gcc$GSFX" KCFLAGS="$flag") asked=(KCFLAGS="$other")
+	local driver=kcfi-gcc$GSFX refusal="KCFLAGS has $other, but this kernel's type ids were made with $flag (CONFIG_CFI_GCC_ID_FLAGS)"
+	if [ "$route" = as ]; then
+		local plugin=$KCFI_BUILDDIR/prepass/plugins/$TRIPLE/kcfi.so ah oh
+		ah=$( [ "$hash" = xxhash64 ] && echo xxhash64 || echo fnv1a)
+		oh=$( [ "$hash" = xxhash64 ] && echo fnv1a || echo xxhash64)
+		kbuild=(CC=gcc AS="$KCFI_BUILDDIR/kcfi-as" CC_FLAGS_KCFI="-fplugin=$plugin -Wa,--kcfi-hash=$ah")
+		asked=(CC=gcc AS="$KCFI_BUILDDIR/kcfi-as" CC_FLAGS_KCFI="-fplugin=$plugin -Wa,--kcfi-hash=$oh")
+		driver=kcfi-gcc
+		refusal="CC_FLAGS_KCFI gives type ids of $other, but this kernel's were made with $flag (CONFIG_CFI_GCC_ID_FLAGS)"
+	fi
 	rm -rf "$O" && mkdir -p "$O" "$module" || return 1
 	local frags
 	mapfile -t frags < <(small_frags "$arch")
 	cat "${frags[@]}" "$here/config/cfi.config" > "$O/allconfig.frag" || return 1
-	log "$name: configuring with KCFLAGS=$flag, modules_prepare"
-	(cd "$O" && "${mk[@]}" CC="$KCFI_BUILDDIR/kcfi-gcc$GSFX" KCFLAGS="$flag" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig &&
-	 "${mk[@]}" CC="$KCFI_BUILDDIR/kcfi-gcc$GSFX" KCFLAGS="$flag" modules_prepare) > "$O/prepare.log" 2>&1 ||
+	log "$name: configuring with ${kbuild[*]}, modules_prepare"
+	(cd "$O" && "${mk[@]}" "${kbuild[@]}" KCONFIG_ALLCONFIG="$O/allconfig.frag" allnoconfig &&
+	 "${mk[@]}" "${kbuild[@]}" modules_prepare) > "$O/prepare.log" 2>&1 ||
 		{ log "$name: configuration or modules_prepare failed, see $O/prepare.log"; return 1; }
 	grep -qx "CONFIG_CFI_GCC_ID_FLAGS=\"$flag\"" "$O/.config" ||
 		{ log "$name: Kconfig did not record $flag: $(grep CFI_GCC "$O/.config" | tr '\n' ' ')"; return 1; }
+	grep -qx "CONFIG_CFI_GCC_DRIVER=\"$driver\"" "$O/.config" ||
+		{ log "$name: Kconfig did not record the driver $driver: $(grep CFI_GCC "$O/.config" | tr '\n' ' ')"; return 1; }
 	cp "$here/module/kcfi_test.c" "$module/" && echo 'obj-m += kcfi_test.o' > "$module/Kbuild" || return 1
 	log=$O/extmod.log
 	# No Module.symvers from a kernel that was not built: modpost warns.
-	(cd "$O" && PATH=$KCFI_BUILDDIR:$PATH "${mk[@]}" M="$module" KBUILD_MODPOST_WARN=1 modules) > "$log" 2>&1 ||
+	(cd "$O" && PATH=$KCFI_BUILDDIR:$PATH "${mk[@]}" M="$module" KBUILD_MODPOST_WARN=1 V=1 modules) > "$log" 2>&1 ||
 		{ log "$name: make M= without CC and KCFLAGS failed, see $log"; return 1; }
+	grep -qE "(^|[ ;])$driver .*kcfi_test\.c" "$log" ||
+		{ log "$name: make M= did not compile with the recorded $driver, see $log"; return 1; }
 	want=$("$KCFI_BUILDDIR/kcfi-typeid" --hash="$hash" 'int (void)' | cut -d' ' -f1)
-	got=$(objdump -d --disassemble=__cfi_kcfi_test_init "$module/kcfi_test.o" |
-	      sed -n 's/.*mov  *\$\(0x[0-9a-f]*\),%eax.*/\1/p' | head -1)
+	# id_of_module: the id in kcfi_test_init's preamble
+	id_of_module() { objdump -d --disassemble=__cfi_kcfi_test_init "$module/kcfi_test.o" |
+	      sed -n 's/.*mov  *\$\(0x[0-9a-f]*\),%eax.*/\1/p' | head -1; }
+	got=$(id_of_module)
 	[ -n "$want" ] && [ "$got" = "$want" ] ||
 		{ log "$name: kcfi_test_init's preamble has id ${got:-none}, the kernel's $hash id of int (void) is $want"; return 1; }
-	if (cd "$O" && PATH=$KCFI_BUILDDIR:$PATH "${mk[@]}" M="$module" KBUILD_MODPOST_WARN=1 KCFLAGS="$other" clean modules) > "$log.other" 2>&1; then
-		log "$name: make M= KCFLAGS=$other built a module with other ids than the kernel's, see $log.other"
+	PROOF="recorded $driver, $flag; make M= gave int (void) $got"
+	if [ "$route" = as ]; then
+		(cd "$O" && "${mk[@]}" "${kbuild[@]}" M="$module" KBUILD_MODPOST_WARN=1 clean modules) > "$log.as" 2>&1 &&
+			[ "$(id_of_module)" = "$want" ] ||
+			{ log "$name: make M= ${kbuild[*]} failed or gave another id ($(id_of_module)), see $log.as"; return 1; }
+		PROOF="$PROOF, with AS= too"
+	fi
+	if (cd "$O" && PATH=$KCFI_BUILDDIR:$PATH "${mk[@]}" M="$module" KBUILD_MODPOST_WARN=1 "${asked[@]}" clean modules) > "$log.other" 2>&1; then
+		log "$name: make M= ${asked[*]} built a module with other ids than the kernel's, see $log.other"
 		return 1
 	fi
-	grep -q "KCFLAGS has $other, but this kernel's type ids were made with $flag (CONFIG_CFI_GCC_ID_FLAGS)" "$log.other" ||
-		{ log "$name: make M= KCFLAGS=$other stopped without saying why, see $log.other"; return 1; }
-	PROOF="recorded $flag; make M= gave int (void) $got; KCFLAGS=$other refused"
+	grep -qF "$refusal" "$log.other" ||
+		{ log "$name: make M= ${asked[*]} stopped without saying why, see $log.other"; return 1; }
+	PROOF="$PROOF; the other hash refused"
 }
 
 # small_frags ARCH: the small profile's fragments of ARCH (after arch_vars),
@@ -528,7 +560,7 @@ for line in $MATRIX; do
 		if [ "$mode" = extmod ]; then
 			# Not a kernel: the ids of an external module (extmod_ids).
 			built=n/a booted=n/a
-			prepare_tree "$tree" && extmod_ids "$name" "$arch" "$hash" && verdict=PASS
+			prepare_tree "$tree" && extmod_ids "$name" "$arch" "$route" "$hash" && verdict=PASS
 		elif prepare_tree "$tree" && build_variant "$name" "$arch" "$route" "$hash" "$mode"; then
 			built=yes
 			if [ -n "${BOOT_BUILD_ONLY:-}" ]; then
