@@ -128,6 +128,7 @@ BUILDS=$CACHE/build$KSFX$GDIR
 elif [ "$BOOT_CONFIG" = debian-cloud ]; then
 MATRIX="
 x86_64-debian-cloud:x86_64:cc:fnv1a:strict
+x86_64-debian-cloud-plain:x86_64:plain:-:strict
 "
 BUILDS=$CACHE/build-debian-cloud
 else
@@ -337,7 +338,7 @@ small_frags() {
 # keep the image and vmlinux in $BUILDS/NAME/images/MODE.  Skipped when
 # the images exist and were made with the same key.
 build_variant() {
-	[ "$BOOT_CONFIG" = debian-cloud ] && { cloud_build "$1"; return; }
+	[ "$BOOT_CONFIG" = debian-cloud ] && { cloud_build "$1" "$3"; return; }
 	local name=$1 arch=$2 route=$3 hash=$4 mode=$5 tree=$3
 	# 0001 changes nothing without CFI, nor 0002 under Clang
 	case $route in plain|clang) tree=cc ;; esac
@@ -533,7 +534,9 @@ for line in $MATRIX; do
 	fi
 	tree=$route
 	case $route in plain|clang) tree=cc ;; esac
-	if [ "$route" = clang ] && [ -z "${BOOT_BUILD_ONLY:-}" ]; then
+	# (and Debian's configuration built by plain gcc: its comparison)
+	if { [ "$route" = clang ] || { [ "$BOOT_CONFIG" = debian-cloud ] && [ "$route" = plain ]; }; } &&
+	   [ -z "${BOOT_BUILD_ONLY:-}" ]; then
 		log "$name: built only for make distro-check (BOOT_BUILD_ONLY)"
 		continue
 	fi

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The debian-cloud profile of boot-check.sh (doc/kernel.md 6a): Debian's own
 # configuration of its kernel for virtual machines, built whole -- bzImage and
-# every module -- with kcfi-gcc.  Sourced after lib.sh; expects what lib.sh
+# every module -- with kcfi-gcc, and (route plain, for make distro-check's
+# comparison) with plain gcc and without CFI.  Sourced after lib.sh; expects what lib.sh
 # does plus $BUILDS, $BOOT_JOBS, $BOOT_BUILD_TIMEOUT.
 
 CLOUD_CONFIG_PKG=linux-config-6.12
@@ -36,12 +37,17 @@ delta_refused() {
 		!($1 in ok) || (ok[$1] != "*" && ok[$1] != $3) { print "  " $1 ": Debian " $2 ", ours " $3 }' "$1" "$2"
 }
 
-# cloud_configure DIR: Debian's configuration with changes.config appended,
-# settled by olddefconfig with the make command line in mk.  The fragment
-# must survive, and every other symbol must keep Debian's answer unless
-# delta.tsv lists it (its value there, or * where it is the machine's).
+# cloud_configure DIR [ROUTE]: Debian's configuration with changes.config
+# appended (route plain: less what only CFI has), settled by olddefconfig
+# with the make command line in mk.  The fragment must survive, and every
+# other symbol must keep Debian's answer unless delta.tsv lists it (its
+# value there, or * where it is the machine's).
 cloud_configure() {
 	local O=$1 frag=$CLOUD_DIR/changes.config
+	if [ "${2:-cc}" = plain ]; then
+		without_cfi_only "$frag" > "$O/changes-plain.config" || return 1
+		frag=$O/changes-plain.config
+	fi
 	xz -dc "$CLOUD_CONFIG" > "$O/debian.config" && cp "$O/debian.config" "$O/.config" &&
 		cat "$frag" >> "$O/.config" || return 1
 	(cd "$O" && "${mk[@]}" olddefconfig) > "$O/config.log" 2>&1 ||
@@ -59,21 +65,25 @@ cloud_configure() {
 	log "configured: Debian's $(basename "$CLOUD_CONFIG"), $CLOUD_DELTA symbols answered otherwise ($O/config-delta.tsv), $(grep -c '=m$' "$O/.config") modules"
 }
 
-# cloud_build NAME: configure and build bzImage and every module in
+# cloud_build NAME [ROUTE]: configure and build bzImage and every module in
 # $BUILDS/NAME, install the modules twice -- as built (kcfi-audit reads
 # .debug) and stripped as Debian ships them (the initramfs) -- and
 # keep the results in $BUILDS/NAME/images/strict.  Cached by everything it
 # depends on; a build cut short (BOOT_BUILD_TIMEOUT, the end of a session)
-# resumes under the same key, its time added up in build-seconds.
+# resumes under the same key, its time added up in build-seconds.  ROUTE
+# plain: make CC=gcc, the same configuration without CFI.
 cloud_build() {
-	local name=$1 O=$BUILDS/$1 img=$BUILDS/$1/images/strict
+	local name=$1 route=${2:-cc} O=$BUILDS/$1 img=$BUILDS/$1/images/strict
 	arch_vars x86_64 || return 1
 	cloud_config || return 1
-	local -a mk=(make -C "$SRC" O="$O" ARCH=x86_64 -j"$BOOT_JOBS" CC="$KCFI_BUILDDIR/kcfi-gcc")
+	local cc=$KCFI_BUILDDIR/kcfi-gcc tools
+	if [ "$route" = plain ]; then cc=gcc tools=
+	else tools=$(tool_id "$TRIPLE"); fi
+	local -a mk=(make -C "$SRC" O="$O" ARCH=x86_64 -j"$BOOT_JOBS" CC="$cc")
 	local key
 	key=$( { echo "debian-cloud $KVER_PKG"; sha256sum < "$CLOUD_CONFIG";
 		 cat "$CLOUD_DIR/changes.config" "$CLOUD_DIR/delta.tsv" "$CACHE/src-cc/stamp";
-		 tool_id "$TRIPLE"; gcc --version | head -1; printf '%s\n' "${mk[@]}"; } |
+		 echo "$tools"; gcc --version | head -1; printf '%s\n' "${mk[@]}"; } |
 		sha256sum | cut -c1-16)
 	if [ -f "$img/vmlinux" ] && [ "$(cat "$img/key" 2>/dev/null)" = "$key" ]; then
 		log "$name: cached build $key ($(cat "$img/build-seconds") s to build)"
@@ -85,7 +95,7 @@ cloud_build() {
 	else
 		rm -rf "$O" && mkdir -p "$O" || return 1
 		log "$name: configuring (${mk[*]})"
-		cloud_configure "$O" || return 1
+		cloud_configure "$O" "$route" || return 1
 		echo "$key" > "$O/key.configured"
 	fi
 	log "$name: building bzImage modules (log $O/build.log)"

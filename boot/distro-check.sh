@@ -16,7 +16,14 @@
 #
 # Usage: boot/distro-check.sh    (normally `make distro-check`)
 # Environment:
-#   DISTRO_ARCHES    default "x86_64 arm64"
+#   DISTRO_CONFIG    defconfig (default: the defconfig profile's kernels) or
+#                    debian-cloud: Debian's own configuration with BTF
+#                    (boot-check.sh BOOT_CONFIG=debian-cloud, rows
+#                    x86_64-debian-cloud and x86_64-debian-cloud-plain;
+#                    x86_64, kcfi-gcc and gcc), booted through an initramfs
+#                    of ours that loads virtio_blk; results in
+#                    boot/out/distro-debian-cloud
+#   DISTRO_ARCHES    default "x86_64 arm64" (debian-cloud: x86_64)
 #   DISTRO_STEPS     default "build image boot judge": build the kernels
 #                    (boot-check.sh BOOT_CONFIG=defconfig, rows ARCH and
 #                    ARCH-plain, BOOT_BUILD_ONLY=1), make the images, boot
@@ -54,23 +61,33 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 KCFI_BUILDDIR=$(cd "${KCFI_BUILDDIR:-$top}" && pwd)
-DISTRO_ARCHES=${DISTRO_ARCHES:-"x86_64 arm64"}
+DISTRO_CONFIG=${DISTRO_CONFIG:-defconfig}
+case $DISTRO_CONFIG in
+defconfig)
+	DISTRO_ARCHES=${DISTRO_ARCHES:-"x86_64 arm64"}
+	DISTRO_COMPILERS=${DISTRO_COMPILERS:-"kcfi-gcc gcc clang-cfi"} ;;
+debian-cloud)
+	DISTRO_ARCHES=${DISTRO_ARCHES:-x86_64}
+	DISTRO_COMPILERS=${DISTRO_COMPILERS:-"kcfi-gcc gcc"} ;;
+*)	echo "distro-check: DISTRO_CONFIG must be defconfig or debian-cloud, not '$DISTRO_CONFIG'" >&2; exit 2 ;;
+esac
 DISTRO_STEPS=${DISTRO_STEPS:-"build image boot judge"}
-DISTRO_COMPILERS=${DISTRO_COMPILERS:-"kcfi-gcc gcc clang-cfi"}
 DISTRO_BUILD_PREFIX=${DISTRO_BUILD_PREFIX:-}
 DISTRO_TIMEOUT=${DISTRO_TIMEOUT:-7200}
 DISTRO_STRESS_SECONDS=${DISTRO_STRESS_SECONDS:-3}
 DISTRO_STRESS_CLASSES=${DISTRO_STRESS_CLASSES:-"os scheduler pipe filesystem interrupt memory network vm io"}
 DISTRO_MIRROR=${DISTRO_MIRROR:-http://deb.debian.org/debian}
 DISTRO_SUITE=bookworm
-BOOT_KERNEL=6.12 KSFX= BOOT_CONFIG=defconfig
+BOOT_KERNEL=6.12 KSFX= BOOT_CONFIG=$DISTRO_CONFIG
 OUT=$here/out/distro
+[ "$DISTRO_CONFIG" = defconfig ] || OUT=$OUT-$DISTRO_CONFIG
 D=$here/distro
 . "$here/lib.sh"
 . "$here/distro-lib.sh"
+. "$here/cloud-lib.sh"
 log() { printf 'distro-check: [%s] %s\n' "$(elapsed)" "$*" >&2; }
 boot_cache || exit 1
-BUILDS=$CACHE/build-defconfig
+BUILDS=$CACHE/build-$DISTRO_CONFIG
 mkdir -p "$OUT" "$CACHE/distro" || exit 1
 
 step() { case " $DISTRO_STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -79,10 +96,12 @@ for c in $DISTRO_COMPILERS; do
 	case $c in kcfi-gcc|gcc|clang-cfi) ;;
 	*) log "DISTRO_COMPILERS: $c is not kcfi-gcc, gcc or clang-cfi"; exit 2 ;;
 	esac
+	[ "$DISTRO_CONFIG:$c" = debian-cloud:clang-cfi ] &&
+		{ log "DISTRO_COMPILERS: no clang-cfi build of Debian's configuration (boot-check.sh has none)"; exit 2; }
 done
 for a in $DISTRO_ARCHES; do
-	case $a in x86_64|arm64) ;;
-	*) log "DISTRO_ARCHES: $a is not x86_64 or arm64"; exit 2 ;;
+	case $DISTRO_CONFIG:$a in defconfig:x86_64|defconfig:arm64|debian-cloud:x86_64) ;;
+	*) log "DISTRO_ARCHES: $a is not one of $DISTRO_CONFIG's (defconfig: x86_64 arm64; debian-cloud: x86_64)"; exit 2 ;;
 	esac
 done
 missing=
@@ -90,39 +109,58 @@ for t in debootstrap mkfs.ext4 timeout; do command -v "$t" > /dev/null || missin
 [ -z "$missing" ] || { log "missing:$missing (scripts/install-deps.sh --with-boot: debootstrap e2fsprogs)"; exit 2; }
 [ "$(id -u)" -eq 0 ] || { log "debootstrap and an image of root's files need root"; exit 2; }
 
-# kimg ARCH COMPILER: the boot-check build of that kernel.
-kimg() {
+# krow ARCH COMPILER: boot-check's row of that kernel; kimg ARCH COMPILER:
+# its build.
+krow() {
+	local base=$1
+	[ "$DISTRO_CONFIG" = debian-cloud ] && base=$1-debian-cloud
 	case $2 in
-	kcfi-gcc) echo "$BUILDS/$1/images/strict" ;;
-	gcc) echo "$BUILDS/$1-plain/images/strict" ;;
-	clang-cfi) echo "$BUILDS/$1-clang-cfi/images/strict" ;;
+	kcfi-gcc) echo "$base" ;;
+	gcc) echo "$base-plain" ;;
+	clang-cfi) echo "$base-clang-cfi" ;;
 	esac
+}
+kimg() { echo "$BUILDS/$(krow "$1" "$2")/images/strict"; }
+
+# kmods IMG: the installed (stripped) module tree of a build: the
+# defconfig profile's modules/, debian-cloud's modules-boot/.
+kmods() {
+	if [ -d "$1/modules/lib/modules" ]; then echo "$1/modules"; else echo "$1/modules-boot"; fi
 }
 
 # make_image ARCH COMPILER: boot/out/distro/ARCH/COMPILER/root.img, the base
 # tree plus the kernel's modules and our workload.
 make_image() {
-	local arch=$1 cc=$2 img w dir=$OUT/$1/$2 rel
+	local arch=$1 cc=$2 img w dir=$OUT/$1/$2 rel mods
 	img=$(kimg "$arch" "$cc")
-	[ -d "$img/modules/lib/modules" ] ||
+	mods=$(kmods "$img")
+	[ -d "$mods/lib/modules" ] ||
 		{ log "$arch/$cc: no kernel with modules in $img (step build)"; return 1; }
-	rel=$(ls "$img/modules/lib/modules" | head -1)
+	rel=$(ls "$mods/lib/modules" | head -1)
 	w=$CACHE/distro/work-$arch-$cc
 	rm -rf "$w" && mkdir -p "$w" "$dir" || return 1
 	cp -a "$BASE" "$w/root" || return 1
-	mkdir -p "$w/root/usr/lib/modules" && cp -a "$img/modules/lib/modules/$rel" "$w/root/usr/lib/modules/" &&
+	mkdir -p "$w/root/usr/lib/modules" && cp -a "$mods/lib/modules/$rel" "$w/root/usr/lib/modules/" &&
 	image_setup "$w/root" "$DISTRO_STRESS_CLASSES" "$DISTRO_STRESS_SECONDS" &&
 	image_mkfs "$w/root" "$dir" || return 1
 	rm -rf "$w"
 	echo "$rel" > "$dir/release"
+	# Debian's configuration has virtio_blk as a module: the root disk
+	# needs an initramfs that loads it.
+	rm -f "$dir/initrd"
+	if [ "$DISTRO_CONFIG" = debian-cloud ]; then
+		distro_initrd "$img" "$dir/initrd" || return 1
+	fi
 }
 
 # boot_one ARCH COMPILER: boot the image, results in boot/out/distro/ARCH/COMPILER.
 # (a kernel whose disk drivers are modules comes with an initramfs)
 boot_one() {
-	local img
+	local img ird=
 	img=$(kimg "$1" "$2")
-	boot_image "$1" "$img/image" "$( [ -f "$img/initrd" ] && echo "$img/initrd")" "$OUT/$1/$2"
+	[ -f "$img/initrd" ] && ird=$img/initrd
+	[ -f "$OUT/$1/$2/initrd" ] && ird=$OUT/$1/$2/initrd
+	boot_image "$1" "$img/image" "$ird" "$OUT/$1/$2"
 }
 
 status=0
@@ -130,12 +168,9 @@ lines=()
 for arch in $DISTRO_ARCHES; do
 	if step build; then
 		rows=
-		for cc in $DISTRO_COMPILERS; do
-			case $cc in kcfi-gcc) rows="$rows $arch" ;; gcc) rows="$rows $arch-plain" ;;
-			clang-cfi) rows="$rows $arch-clang-cfi" ;; esac
-		done
-		log "$arch: kernels (boot-check.sh BOOT_CONFIG=defconfig, rows$rows), log in $OUT/build-$arch.log"
-		$DISTRO_BUILD_PREFIX env BOOT_BUILD_ONLY=1 BOOT_CONFIG=defconfig BOOT_ARCHES="$arch" \
+		for cc in $DISTRO_COMPILERS; do rows="$rows $(krow "$arch" "$cc")"; done
+		log "$arch: kernels (boot-check.sh BOOT_CONFIG=$DISTRO_CONFIG, rows$rows), log in $OUT/build-$arch.log"
+		$DISTRO_BUILD_PREFIX env BOOT_BUILD_ONLY=1 BOOT_CONFIG="$DISTRO_CONFIG" BOOT_ARCHES="$arch" \
 			BOOT_VARIANTS="${rows# }" KCFI_BUILDDIR="$KCFI_BUILDDIR" \
 			bash "$here/boot-check.sh" > "$OUT/build-$arch.log" 2>&1
 		for cc in $DISTRO_COMPILERS; do
