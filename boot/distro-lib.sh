@@ -158,6 +158,20 @@ boot_image() {
 	log "$dir: QEMU exit $rc after $((SECONDS - t0)) s"
 }
 
+# distro_initrd_list IMG: gen_init_cpio's list for distro_initrd (a
+# directory before what is in it: the kernel's unpacker does not make
+# parents).
+distro_initrd_list() {
+	cat <<-EOF
+	dir /dev 0755 0 0
+	nod /dev/console 0600 0 0 c 5 1
+	dir /sys 0755 0 0
+	dir /newroot 0755 0 0
+	file /init $D/initramfs-init 0755 0 0
+	EOF
+	cloud_initramfs_list "$1"
+}
+
 # distro_initrd IMG OUT: an initramfs (gzip'd cpio) for a kernel whose root
 # disk driver is a module (Debian's configuration: virtio_blk): IMG's
 # stripped modules with busybox's modprobe (cloud_initramfs_list) and an
@@ -166,15 +180,7 @@ distro_initrd() {
 	local img=$1 out=$2 list
 	[ -x "$CACHE/tools/gen_init_cpio" ] || { log "no $CACHE/tools/gen_init_cpio (step build makes it)"; return 1; }
 	list=$(mktemp) || return 1
-	{ cat <<-EOF
-	dir /dev 0755 0 0
-	nod /dev/console 0600 0 0 c 5 1
-	dir /sys 0755 0 0
-	dir /newroot 0755 0 0
-	file /init $D/initramfs-init 0755 0 0
-	EOF
-	  cloud_initramfs_list "$img"
-	} > "$list" || { rm -f "$list"; log "$img: no module tree for the initramfs"; return 1; }
+	distro_initrd_list "$img" > "$list" || { rm -f "$list"; log "$img: no module tree for the initramfs"; return 1; }
 	"$CACHE/tools/gen_init_cpio" "$list" | gzip -1 > "$out"
 	local rc=${PIPESTATUS[0]}
 	rm -f "$list"

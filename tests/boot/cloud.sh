@@ -70,9 +70,26 @@ if command -v busybox >/dev/null && ! readelf -lW "$(command -v busybox)" | grep
 	check "initramfs: busybox is /sbin/modprobe, ttyS1 for the results" sh -c "
 		grep -qx 'slink /sbin/modprobe /bin/busybox 0777 0 0' '$T/list' &&
 		grep -qx 'nod /dev/ttyS1 0600 0 0 c 4 65' '$T/list' && grep -q '^file /bin/busybox ' '$T/list'"
+	# make distro-check's initramfs for Debian's configuration: the same
+	# tree, and an /init that loads the root disk's driver
+	KCFI_BUILDDIR=$top_builddir bash -c '
+		log() { echo "log: $*"; }
+		here=$1/boot D=$1/boot/distro
+		. "$here/lib.sh"; . "$here/cloud-lib.sh"; . "$here/distro-lib.sh"
+		distro_initrd_list "$2"' lib "$top_srcdir" "$T/img" > "$T/dlist"
+	check "distro initramfs: /init is ours" grep -qx "file /init $top_srcdir/boot/distro/initramfs-init 0755 0 0" "$T/dlist"
+	check "distro initramfs: /dev before anything in it" sh -c "
+		d=\$(grep -n '^dir /dev ' '$T/dlist' | cut -d: -f1) &&
+		first=\$(grep -nE '^[a-z]+ /dev/' '$T/dlist' | head -1 | cut -d: -f1) &&
+		[ -n \"\$d\" ] && [ \"\$d\" -lt \"\$first\" ]"
+	check "distro initramfs: the module tree too" grep -q '^file /lib/modules/6.12.0/kernel/fs/a.ko.xz ' "$T/dlist"
 else
 	echo "note: no static busybox (busybox-static), initramfs list not checked"
 fi
+check "distro initramfs: its /init is a shell script" sh -n "$top_srcdir/boot/distro/initramfs-init"
+check "distro initramfs: /init loads virtio_blk, then switches to systemd" sh -c "
+	grep -q 'modprobe virtio_blk' '$top_srcdir/boot/distro/initramfs-init' &&
+	grep -q 'switch_root /newroot /sbin/init' '$top_srcdir/boot/distro/initramfs-init'"
 lib cloud_initramfs_list "$T/nothing" > "$T/list"
 check "initramfs: no module tree, no list" grep -q '^status=1' "$T/list"
 
