@@ -54,6 +54,18 @@ lib delta_refused "$top_srcdir/boot/config/debian-cloud/delta.tsv" "$T/delta-m.t
 printf '  LKDTM: Debian n, ours m\n  KUNIT: Debian (absent), ours y\nstatus=0 PROOF=\n' > "$T/refused.want"
 check "delta.tsv refuses another value and an unlisted symbol" diff "$T/refused.want" "$T/refused"
 
+# Every Kconfig symbol our kernel patches add is a difference from Debian's
+# file (which cannot know it): delta.tsv must allow each, or the
+# debian-cloud build stops at configuration (it did, when patch 0002 first
+# added CFI_GCC_DRIVER and CFI_GCC_ID_FLAGS).
+added=$(cat "$top_srcdir"/boot/patches/*/*.patch "$top_srcdir"/boot/patches-as/*/*.patch |
+	sed -n 's/^+config \([A-Z0-9_]*\)$/\1/p' | sort -u)
+check "the patches add Kconfig symbols (the check below reads them)" test -n "$added"
+for sym in $added; do
+	check "delta.tsv allows $sym, which boot/patches add" \
+		awk -F'\t' -v s="$sym" '$1 == s { found = 1 } END { exit !found }' "$top_srcdir/boot/config/debian-cloud/delta.tsv"
+done
+
 # ---- cloud_initramfs_list ---------------------------------------------------
 mkdir -p "$T/img/modules-boot/lib/modules/6.12.0/kernel/fs" &&
 	: > "$T/img/modules-boot/lib/modules/6.12.0/kernel/fs/a.ko.xz" &&
