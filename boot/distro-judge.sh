@@ -47,7 +47,7 @@ facts() {
 		/^check [^ ]+ fail/ { split($0, w, " "); print "check\t" w[2] "\tfail" }
 		/^stressor [^ ]+ start$/ { split($0, w, " "); cur = w[2] }
 		/^stressor-uptime [^ ]+ [0-9.]+$/ { split($0, w, " "); nst++; st_name[nst] = w[2]; st_at[nst] = w[3] + 0 }
-		/^unit-failed-once [^ ]+ [0-9]+ / { split($0, w, " "); during = "start-up"
+		/^unit-failed-once [^ ]+ [0-9]+ / { split($0, w, " "); during = "start-up or the checks"
 			for (i = 1; i <= nst; i++) if (st_at[i] <= w[3] + 0) during = "stressor " st_name[i]
 			if (!(w[2] in once)) print "once\t" w[2] "\t" w[3] " s, result " w[4] ", during " during
 			once[w[2]] = 1 }
