@@ -190,10 +190,11 @@ for arch in $DISTRO_ARCHES; do
 	fi
 	if step judge; then
 		d=$OUT/$arch
+		# Clang's boot: this run's, else one left from an earlier run
 		third=()
-		case " $DISTRO_COMPILERS " in *" clang-cfi "*) third=("$d/clang-cfi/results.log" "$d/clang-cfi/console.log") ;;
-		*) [ -f "$d/clang-cfi/results.log" ] && third=("$d/clang-cfi/results.log" "$d/clang-cfi/console.log") ;;
-		esac
+		if [[ " $DISTRO_COMPILERS " == *" clang-cfi "* ]] || [ -f "$d/clang-cfi/results.log" ]; then
+			third=("$d/clang-cfi/results.log" "$d/clang-cfi/console.log")
+		fi
 		bash "$here/distro-judge.sh" compare "$arch" "$D/explained.tsv" \
 			"$d/kcfi-gcc/results.log" "$d/kcfi-gcc/console.log" \
 			"$d/gcc/results.log" "$d/gcc/console.log" "${third[@]}" > "$d/judge.txt"

@@ -207,19 +207,18 @@ compare() {
 		fi
 	done
 	count() { awk -F'\t' -v k="$2" -v r="${3:-}" '$1 == k && (r == "" || $3 == r)' <<< "$1" | wc -l; }
+	# summary FACTS: one boot's part of the line (a hung stressor failed)
+	summary() {
+		printf 'state %s, failed units %d, stressors ok %d, failed %d, skipped %d' \
+			"$(get "$1" state)" "$(count "$1" unit)" "$(count "$1" stressor ok)" \
+			"$(( $(count "$1" stressor failed) + $(count "$1" stressor hung) ))" "$(count "$1" stressor skipped)"
+	}
 	local clause= tail=
 	if [ -n "$clang" ]; then
-		clause=$(printf '; clang-cfi state %s, failed units %d, stressors ok %d, failed %d, skipped %d, cfi %d' \
-			"$(get "$cf" state)" "$(count "$cf" unit)" "$(count "$cf" stressor ok)" \
-			"$(( $(count "$cf" stressor failed) + $(count "$cf" stressor hung) ))" "$(count "$cf" stressor skipped)" "${ccf:-0}")
+		clause="; clang-cfi $(summary "$cf"), cfi ${ccf:-0}"
 		tail=", not in clang-cfi's boot $ours"
 	fi
-	printf 'distro %s: kcfi-gcc state %s, failed units %d, stressors ok %d, failed %d, skipped %d, cfi %d; gcc state %s, failed units %d, stressors ok %d, failed %d, skipped %d%s; unexplained %d%s\n' \
-		"$arch" "$ks" "$(count "$kf" unit)" "$(count "$kf" stressor ok)" \
-		"$(( $(count "$kf" stressor failed) + $(count "$kf" stressor hung) ))" "$(count "$kf" stressor skipped)" "${kc:-0}" \
-		"$gs" "$(count "$gf" unit)" "$(count "$gf" stressor ok)" \
-		"$(( $(count "$gf" stressor failed) + $(count "$gf" stressor hung) ))" "$(count "$gf" stressor skipped)" \
-		"$clause" "$unexplained" "$tail"
+	echo "distro $arch: kcfi-gcc $(summary "$kf"), cfi ${kc:-0}; gcc $(summary "$gf")$clause; unexplained $unexplained$tail"
 	[ "$unexplained" -eq 0 ] || status=1
 	return $status
 }
